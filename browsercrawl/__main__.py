@@ -1,0 +1,3 @@
+from browsercrawl.cli import main
+
+main()

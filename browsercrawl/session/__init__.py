@@ -1,0 +1,1 @@
+"""Browser, contexts and logins: everything that gives the crawl an authenticated browser."""

@@ -1,0 +1,86 @@
+"""Find and launch the Chromium that Playwright drives.
+
+Playwright cannot download its own browser on closed networks, so browsercrawl drives a system
+Chromium. The flags below matter: without the background-networking ones Chromium keeps trying to
+reach Google's services and stalls on a machine with no internet.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from browsercrawl.errors import EnvironmentProblem
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
+
+CHROMIUM_ENV = "BROWSERCRAWL_CHROMIUM"
+_CANDIDATES = (
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "chrome",
+)
+BASE_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    "--mute-audio",
+    "--metrics-recording-only",
+    "--password-store=basic",
+)
+
+
+def find_chromium(configured: str | None = None) -> str:
+    """Return the path of a Chromium executable: the configured one, $BROWSERCRAWL_CHROMIUM, or PATH."""
+    for path in (configured, os.environ.get(CHROMIUM_ENV)):
+        if path:
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return path
+            raise EnvironmentProblem(f"Chromium not found at {path!r} (set by browser.executable or ${CHROMIUM_ENV})")
+    for name in _CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    raise EnvironmentProblem(
+        "no Chromium found on PATH; run scripts/setup.sh (apt-get install chromium) "
+        f"or set ${CHROMIUM_ENV}"
+    )
+
+
+@dataclass
+class LaunchOptions:
+    """How to start the browser; shared by the crawl, login recording and CAPTCHA labelling."""
+
+    executable: str | None = None
+    headless: bool = True
+    slow_mo_ms: float = 0
+    extra_args: list[str] = field(default_factory=list)
+
+    def as_kwargs(self) -> dict:
+        if not self.headless and not os.environ.get("DISPLAY"):
+            raise EnvironmentProblem(
+                "--headed needs a display: DISPLAY is not set (run under xvfb-run, or drop --headed)"
+            )
+        return {
+            "executable_path": find_chromium(self.executable),
+            "headless": self.headless,
+            "slow_mo": self.slow_mo_ms or None,
+            "args": [*BASE_ARGS, *self.extra_args],
+        }
+
+
+async def launch_chromium(playwright: Playwright, options: LaunchOptions | None = None) -> Browser:
+    """Launch Chromium with browsercrawl's flags."""
+    return await playwright.chromium.launch(**(options or LaunchOptions()).as_kwargs())
