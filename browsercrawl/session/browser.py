@@ -48,7 +48,9 @@ def find_chromium(configured: str | None = None) -> str:
         if path:
             if os.path.isfile(path) and os.access(path, os.X_OK):
                 return path
-            raise EnvironmentProblem(f"Chromium not found at {path!r} (set by browser.executable or ${CHROMIUM_ENV})")
+            raise EnvironmentProblem(
+                f"Chromium not found at {path!r} (set by browser.executable or ${CHROMIUM_ENV})"
+            )
     for name in _CANDIDATES:
         found = shutil.which(name)
         if found:

@@ -1,0 +1,116 @@
+"""Adaptive rendering: render only the URL shapes whose content needs JavaScript.
+
+For each URL shape (host + path with numbers and ids generalised), the first few pages are
+fetched both over plain HTTP and in the browser. If the HTTP version already holds the rendered
+page's links and text, the rest of that shape is fetched over HTTP (with the browser's cookies);
+every ``recheck_every``-th page of a static shape is rendered again in case that changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+_NUMERIC = re.compile(r"^\d+$")
+_HEXISH = re.compile(r"^(?=.*\d)[0-9a-fA-F-]{8,}$")
+_ID_PREFIX = re.compile(r"^\d+[-_].*")
+_WORD = re.compile(r"\w+")
+
+# Thresholds: the HTTP page must carry this share of what the rendered page shows.
+LINK_RECALL = 0.95
+TEXT_RECALL = 0.90
+
+
+def url_shape(url: str) -> str:
+    """A coarse template of a URL: ``/t/123-some-slug?page=2`` -> ``host/t/{id}?page``."""
+    parts = urlsplit(url)
+    segs = []
+    for seg in parts.path.split("/"):
+        if _NUMERIC.match(seg) or _HEXISH.match(seg) or _ID_PREFIX.match(seg):
+            segs.append("{id}")
+        else:
+            segs.append(seg)
+    shape = f"{parts.netloc}{'/'.join(segs)}"
+    if len(segs) > 2:
+        # Deep paths with free-text names (/u/alice) share a shape per parent folder.
+        shape = (
+            f"{parts.netloc}{'/'.join(segs[:-1])}/{{name}}"
+            if segs[-1] and segs[-1] != "{id}"
+            else shape
+        )
+    if parts.query:
+        keys = sorted({kv.split("=", 1)[0] for kv in parts.query.split("&")})
+        shape += "?" + "&".join(keys)
+    return shape
+
+
+def _recall(needed: set[str], have: set[str]) -> float:
+    if not needed:
+        return 1.0
+    return len(needed & have) / len(needed)
+
+
+def same_content(
+    http_text: str, http_links: set[str], rendered_text: str, rendered_links: set[str]
+) -> bool:
+    """True when the HTTP page carries (nearly) everything the rendered page shows."""
+    words_r = set(_WORD.findall(rendered_text.lower()))
+    words_h = set(_WORD.findall(http_text.lower()))
+    return (
+        _recall(rendered_links, http_links) >= LINK_RECALL
+        and _recall(words_r, words_h) >= TEXT_RECALL
+    )
+
+
+@dataclass
+class _ShapeStats:
+    compared: int = 0
+    static_votes: int = 0
+    http_since_check: int = 0
+
+    def decided(self, sample: int) -> bool:
+        return self.compared >= sample
+
+    def is_static(self) -> bool:
+        return self.compared > 0 and self.static_votes == self.compared
+
+
+class AdaptiveRouter:
+    """Decides, per URL, between 'browser', 'http' and 'compare' (fetch both and learn)."""
+
+    def __init__(self, sample_pages: int = 3, recheck_every: int = 50) -> None:
+        self.sample = sample_pages
+        self.recheck_every = recheck_every
+        self._shapes: dict[str, _ShapeStats] = {}
+        self.http_pages = 0
+        self.browser_pages = 0
+        self.compared_pages = 0
+
+    def choose(self, url: str) -> str:
+        stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
+        if not stats.decided(self.sample):
+            return "compare"
+        if not stats.is_static():
+            return "browser"
+        stats.http_since_check += 1
+        if self.recheck_every and stats.http_since_check >= self.recheck_every:
+            stats.http_since_check = 0
+            return "compare"
+        return "http"
+
+    def record(self, url: str, static: bool) -> None:
+        stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
+        if stats.decided(self.sample) and not static:
+            # A re-check found the shape needs rendering after all: render it from now on.
+            stats.static_votes = 0
+        stats.compared += 1
+        stats.static_votes += int(static)
+
+    def summary(self) -> dict[str, str]:
+        return {
+            shape: ("http" if s.is_static() else "browser")
+            if s.decided(self.sample)
+            else "undecided"
+            for shape, s in sorted(self._shapes.items())
+        }

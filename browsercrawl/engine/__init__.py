@@ -1,0 +1,1 @@
+"""The crawl loop: scheduler, fetchers (browser and HTTP), result writer, progress."""

@@ -1,0 +1,321 @@
+"""The browser path: long-lived tabs over a few contexts, one snapshot round trip per page.
+
+Measured on this machine (../shared/PERFORMANCE.md), the cost of a browser crawl is mostly what
+the crawler asks the browser to do besides rendering: a new tab per URL doubles CPU per page, and
+any Playwright route turns the HTTP cache off. So tabs are reused ``uses_per_page`` times,
+images are blocked by a launch flag and fonts/media by CDP URL patterns (no route), and the
+title, text, HTML and links come back in a single ``evaluate``. Contexts are recycled after
+``pages_per_context`` pages because Chromium frees a context's memory only when it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from browsercrawl.config import RenderingConfig
+from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.engine.http_fetcher import check_status
+from browsercrawl.engine.result import FetchError, FetchResult
+from browsercrawl.frontier.base import Request
+
+log = logging.getLogger(__name__)
+
+# One round trip returns everything the engine stores about a rendered page.
+SNAPSHOT_JS = """() => {
+  const links = [];
+  const seen = new Set();
+  for (const a of document.querySelectorAll('a[href]')) {
+    const href = a.href;
+    if (typeof href !== 'string' || !href.startsWith('http') || seen.has(href)) continue;
+    seen.add(href);
+    links.push([href, (a.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 200)]);
+  }
+  const body = document.body;
+  return {
+    url: location.href,
+    title: document.title || '',
+    html: document.documentElement ? document.documentElement.outerHTML : '',
+    text: body ? body.innerText : '',
+    links,
+  };
+}"""
+
+# URL patterns for CDP Network.setBlockedURLs, per resource type that has telling extensions.
+_BLOCK_PATTERNS = {
+    "image": [
+        "*.png*",
+        "*.jpg*",
+        "*.jpeg*",
+        "*.gif*",
+        "*.webp*",
+        "*.svg*",
+        "*.ico*",
+        "*.avif*",
+        "*.bmp*",
+    ],
+    "font": ["*.woff*", "*.woff2*", "*.ttf*", "*.otf*", "*.eot*"],
+    "media": ["*.mp4*", "*.webm*", "*.mp3*", "*.ogg*", "*.wav*", "*.m4a*", "*.mov*", "*.m3u8*"],
+}
+# Types only a route can block (costs the HTTP cache; see module docstring).
+_ROUTE_ONLY = {"stylesheet", "script", "xhr", "fetch", "websocket"}
+
+ContextFactory = Callable[[BrowserContext | None], Awaitable[BrowserContext]]
+
+
+def launch_args_for(rendering: RenderingConfig) -> list[str]:
+    """Extra Chromium flags implied by the rendering section (image blocking without a route)."""
+    return ["--blink-settings=imagesEnabled=false"] if "image" in rendering.block else []
+
+
+@dataclass(eq=False)
+class _Context:
+    context: BrowserContext
+    served: int = 0
+    open_tabs: int = 0
+    draining: bool = False
+
+
+@dataclass(eq=False)
+class _Tab:
+    page: Page
+    owner: _Context
+    uses: int = 0
+
+
+class BrowserFetcher:
+    """Renders pages in a pool of reusable tabs."""
+
+    def __init__(
+        self,
+        browser: Browser,
+        rendering: RenderingConfig,
+        concurrency: int,
+        hooks: list[PageHook] | None = None,
+        context_factory: ContextFactory | None = None,
+    ) -> None:
+        self.browser = browser
+        self.cfg = rendering
+        self.hooks = hooks or []
+        self._factory = context_factory or self._default_context
+        self._slots: asyncio.Queue[_Tab | None] = asyncio.Queue()
+        for _ in range(concurrency):
+            self._slots.put_nowait(None)
+        self._active: list[_Context] = []
+        self._all: list[_Context] = []
+        self._ctx_lock = asyncio.Lock()
+        self._patterns = [p for t in rendering.block for p in _BLOCK_PATTERNS.get(t, [])]
+        self._route_types = {t for t in rendering.block if t in _ROUTE_ONLY}
+        self.contexts_opened = 0
+        self.tabs_opened = 0
+
+    # -- contexts and tabs -------------------------------------------------------------------
+    async def _default_context(self, previous: BrowserContext | None) -> BrowserContext:
+        state = await previous.storage_state() if previous is not None else None
+        return await self.browser.new_context(
+            user_agent=self.cfg.user_agent, storage_state=state, service_workers="block"
+        )
+
+    async def _new_context(self, previous: BrowserContext | None) -> _Context:
+        ctx = await self._factory(previous)
+        if self._route_types:
+            blocked = self._route_types
+
+            async def _route(route):
+                if route.request.resource_type in blocked:
+                    await route.abort()
+                else:
+                    await route.continue_()
+
+            await ctx.route("**/*", _route)
+        holder = _Context(ctx)
+        self._all.append(holder)
+        self.contexts_opened += 1
+        return holder
+
+    async def _pick_context(self) -> _Context:
+        async with self._ctx_lock:
+            while len(self._active) < self.cfg.contexts:
+                self._active.append(await self._new_context(None))
+            return min(self._active, key=lambda c: c.open_tabs)
+
+    async def _open_tab(self) -> _Tab:
+        owner = await self._pick_context()
+        page = await owner.context.new_page()
+        owner.open_tabs += 1
+        self.tabs_opened += 1
+        if self._patterns:
+            cdp = await owner.context.new_cdp_session(page)
+            await cdp.send("Network.enable")
+            await cdp.send("Network.setBlockedURLs", {"urls": self._patterns})
+        return _Tab(page, owner)
+
+    async def _close_tab(self, tab: _Tab) -> None:
+        tab.owner.open_tabs -= 1
+        with contextlib.suppress(PlaywrightError):
+            await tab.page.close()
+        if tab.owner.draining and tab.owner.open_tabs == 0:
+            self._all.remove(tab.owner)
+            with contextlib.suppress(PlaywrightError):
+                await tab.owner.context.close()
+
+    async def _acquire(self) -> _Tab:
+        tab = await self._slots.get()
+        try:
+            if tab is not None and (
+                tab.uses >= self.cfg.uses_per_page or tab.owner.draining or tab.page.is_closed()
+            ):
+                await self._close_tab(tab)
+                tab = None
+            if tab is None:
+                tab = await self._open_tab()
+        except BaseException:
+            self._slots.put_nowait(None)
+            raise
+        return tab
+
+    async def _release(self, tab: _Tab, healthy: bool) -> None:
+        tab.uses += 1
+        owner = tab.owner
+        owner.served += 1
+        if owner.served >= self.cfg.pages_per_context and not owner.draining:
+            async with self._ctx_lock:
+                if owner in self._active:
+                    owner.draining = True
+                    self._active.remove(owner)
+                    self._active.append(await self._new_context(owner.context))
+        if not healthy:
+            await self._close_tab(tab)
+            self._slots.put_nowait(None)
+        else:
+            self._slots.put_nowait(tab)
+
+    async def recycle_all(self) -> None:
+        """Retire every context (e.g. after a re-login) so new tabs start from fresh state."""
+        async with self._ctx_lock:
+            for c in self._active:
+                c.draining = True
+            self._active = []
+
+    async def cookies(self) -> list[dict]:
+        """Cookies of the current context, for the HTTP path."""
+        ctx = await self._pick_context()
+        return await ctx.context.cookies()
+
+    async def close(self) -> None:
+        for c in list(self._all):
+            with contextlib.suppress(PlaywrightError):
+                await c.context.close()
+        self._all.clear()
+        self._active.clear()
+
+    # -- fetching ---------------------------------------------------------------------------
+    async def fetch(self, request: Request, trace_dir: Path | None = None) -> FetchResult:
+        tab = await self._acquire()
+        healthy = True
+        try:
+            if trace_dir is not None:
+                return await self._fetch_traced(request, trace_dir)
+            return await self._render(tab.page, request)
+        except FetchError:
+            raise
+        except PlaywrightError as exc:
+            healthy = not tab.page.is_closed() and "crash" not in str(exc).lower()
+            raise _classify(exc) from None
+        finally:
+            await self._release(tab, healthy)
+
+    async def _fetch_traced(self, request: Request, trace_dir: Path) -> FetchResult:
+        """Fetch in a throw-away traced context; used for a page's last attempt with --trace."""
+        ctx = await self._factory(None)
+        await ctx.tracing.start(screenshots=True, snapshots=True)
+        page = await ctx.new_page()
+        failed = True
+        try:
+            result = await self._render(page, request)
+            failed = False
+            return result
+        except PlaywrightError as exc:
+            raise _classify(exc) from None
+        finally:
+            trace_dir.mkdir(parents=True, exist_ok=True)
+            name = f"{int(time.time())}-{request.id or 0}.zip"
+            if failed:
+                await ctx.tracing.stop(path=str(trace_dir / name))
+                log.info("trace of failed page %s saved to %s", request.url, trace_dir / name)
+            else:
+                await ctx.tracing.stop()
+            await ctx.close()
+
+    async def _render(self, page: Page, request: Request) -> FetchResult:
+        timeout_ms = self.cfg.timeout_seconds * 1000
+        t0 = time.perf_counter()
+        try:
+            response = await page.goto(
+                request.url, wait_until=self.cfg.wait_until, timeout=timeout_ms
+            )
+        except PlaywrightTimeoutError:
+            raise FetchError(
+                f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True
+            ) from None
+        t1 = time.perf_counter()
+        status = response.status if response is not None else 0
+        headers = response.headers if response is not None else {}
+        check_status(status, headers)
+        if self.cfg.wait_for_selector:
+            try:
+                await page.wait_for_selector(self.cfg.wait_for_selector, timeout=timeout_ms)
+            except PlaywrightTimeoutError:
+                raise FetchError(
+                    f"selector {self.cfg.wait_for_selector!r} never appeared", retryable=True
+                ) from None
+        ctx = PageContext(request=request, page=page, response=response)
+        for hook in self.hooks:
+            await hook.before_snapshot(ctx)
+        snap = await page.evaluate(SNAPSHOT_JS)
+        t2 = time.perf_counter()
+        result = FetchResult(
+            requested_url=request.url,
+            final_url=snap["url"],
+            status=status,
+            content_type=headers.get("content-type", ""),
+            via="browser",
+            html=snap["html"],
+            text=snap["text"],
+            title=snap["title"],
+            links=[(h, t) for h, t in snap["links"]],
+            fetch_ms=(t1 - t0) * 1000,
+            render_ms=(t2 - t1) * 1000,
+            headers=headers,
+        )
+        ctx.result = result
+        for hook in self.hooks:
+            await hook.after_snapshot(ctx)
+        return result
+
+
+class NeedsHttp(FetchError):
+    """The browser would download this URL instead of rendering it: fetch it over HTTP."""
+
+    def __init__(self) -> None:
+        super().__init__("download, not a page", retryable=False)
+
+
+def _classify(exc: PlaywrightError) -> FetchError:
+    msg = str(exc).split("\n", 1)[0]
+    if "Download is starting" in msg:
+        return NeedsHttp()
+    retryable = any(
+        s in msg for s in ("net::ERR_", "Target crashed", "Navigation failed", "closed")
+    )
+    permanent = any(s in msg for s in ("ERR_NAME_NOT_RESOLVED", "ERR_INVALID_URL", "ERR_UNSAFE"))
+    return FetchError(msg, retryable=retryable and not permanent)

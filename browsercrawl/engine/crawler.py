@@ -1,0 +1,434 @@
+"""The crawl loop: job config -> session -> fetch/render -> parse -> hooks -> store.
+
+Workers take requests from the per-host :class:`Scheduler`, fetch them in the browser or over
+HTTP, turn results into rows in a worker thread (canonicalising and scoping links is CPU work) and
+hand them to the :class:`ResultWriter`, which commits them with the frontier update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from browsercrawl.ajax.adaptive import AdaptiveRouter, same_content
+from browsercrawl.config import JobConfig
+from browsercrawl.engine.browser_fetcher import (
+    BrowserFetcher,
+    ContextFactory,
+    NeedsHttp,
+    launch_args_for,
+)
+from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.engine.http_fetcher import HttpFetcher
+from browsercrawl.engine.progress import CrawlCounters, ProgressReporter
+from browsercrawl.engine.result import FetchError, FetchResult
+from browsercrawl.engine.writer import Outcome, ResultWriter, page_row
+from browsercrawl.frontier.base import Completion, NewUrl, Request
+from browsercrawl.frontier.robots import RobotsCache
+from browsercrawl.frontier.scheduler import Scheduler
+from browsercrawl.frontier.scope import Scope
+from browsercrawl.frontier.sqlite import SqliteFrontier
+from browsercrawl.frontier.urls import canonical_url, host_key
+from browsercrawl.session.browser import LaunchOptions, launch_chromium
+from browsercrawl.storage.db import CrawlDatabase
+
+log = logging.getLogger(__name__)
+
+# priority(parent request, link URL, anchor text) -> priority (lower first), or None to not follow.
+LinkPriority = Callable[[Request, str, str], float | None]
+
+
+@dataclass
+class CrawlOptions:
+    """Command-line choices that override or add to the job file."""
+
+    headed: bool = False
+    slow_mo_ms: float | None = None
+    trace_dir: Path | None = None
+    max_pages: int | None = None
+    fresh: bool = False
+    quiet: bool = False
+
+
+@dataclass
+class CrawlSummary:
+    database: str
+    pages_stored: int
+    pages_total: int
+    failed: int
+    retried: int
+    skipped_robots: int
+    duplicates: int
+    queued_left: int
+    seconds: float
+    pages_per_second: float
+    via_browser: int
+    via_http: int
+    contexts_opened: int
+    tabs_opened: int
+    interrupted: bool
+    adaptive: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def remove_database(path: Path) -> None:
+    """Delete a crawl database and its WAL files (``--fresh``)."""
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{path}{suffix}").unlink()
+
+
+class Crawler:
+    """Runs one job to completion (or until stopped), resumably."""
+
+    def __init__(
+        self,
+        job: JobConfig,
+        options: CrawlOptions | None = None,
+        *,
+        hooks: list[PageHook] | None = None,
+        context_factory: ContextFactory | None = None,
+        link_priority: LinkPriority | None = None,
+        tables: Callable[[CrawlDatabase], None] | None = None,
+    ) -> None:
+        self.job = job
+        self.opts = options or CrawlOptions()
+        self.hooks = hooks or []
+        self._context_factory = context_factory
+        self._link_priority = link_priority or (lambda req, url, text: float(req.depth + 1))
+        self._tables = tables
+        self.scope = Scope(job.scope, job.seeds)
+        self.counters = CrawlCounters()
+        self.db: CrawlDatabase | None = None
+        self.scheduler: Scheduler | None = None
+        self.browser_fetcher: BrowserFetcher | None = None
+        self.http: HttpFetcher | None = None
+        self.router = (
+            AdaptiveRouter(job.rendering.auto_sample_pages, job.rendering.auto_recheck_every)
+            if job.rendering.mode == "auto"
+            else None
+        )
+        self._robots_skipped = 0
+        self._cookie_sync_at = 0.0
+        self._interrupted = False
+
+    # -- set-up ----------------------------------------------------------------------------------
+    def _max_pages(self) -> int | None:
+        caps = [c for c in (self.opts.max_pages, self.job.scope.max_pages) if c is not None]
+        return min(caps) if caps else None
+
+    async def run(self) -> CrawlSummary:
+        path = self.job.database_path
+        if self.opts.fresh:
+            remove_database(path)
+        started = time.monotonic()
+        db = self.db = await CrawlDatabase(path).open()
+        if self._tables:
+            self._tables(db)
+        frontier = SqliteFrontier(db)
+        seeds = []
+        for s in self.job.seeds:
+            url = canonical_url(s)
+            seeds.append(NewUrl(url=url, host=host_key(url), depth=0, priority=0.0, parent=None))
+        await frontier.prepare(seeds)
+        stored_before = await db.run(
+            lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0]
+        )
+        cap = self._max_pages()
+        budget = None if cap is None else max(0, cap - stored_before)
+
+        pol = self.job.politeness
+        http_session = HttpFetcher.new_session(self.job.rendering.user_agent, pol.concurrency)
+        self.http = HttpFetcher(http_session, self.job.rendering.timeout_seconds)
+        robots = RobotsCache(http_session, pol.robots_user_agent, pol.obey_robots)
+
+        def _origin_delay(host: str) -> Any:
+            scheme = (
+                "https" if any(s.startswith(f"https://{host}") for s in self.job.seeds) else "http"
+            )
+            return robots.crawl_delay(f"{scheme}://{host}/")
+
+        writer = ResultWriter(db, self._on_commit)
+        self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending)
+        self.counters.queued = (await frontier.counts()).get("queued", 0)
+        progress = ProgressReporter(self.counters, self.opts.quiet)
+
+        pw_manager = browser = None
+        try:
+            if self.job.rendering.mode != "http":
+                from playwright.async_api import async_playwright
+
+                pw_manager = async_playwright()
+                pw = await pw_manager.__aenter__()
+                launch = LaunchOptions(
+                    executable=self.job.browser.executable,
+                    headless=self.job.browser.headless and not self.opts.headed,
+                    slow_mo_ms=self.opts.slow_mo_ms
+                    if self.opts.slow_mo_ms is not None
+                    else self.job.browser.slow_mo_ms,
+                    extra_args=[*self.job.browser.extra_args, *launch_args_for(self.job.rendering)],
+                )
+                browser = await launch_chromium(pw, launch)
+                self.browser_fetcher = BrowserFetcher(
+                    browser, self.job.rendering, pol.concurrency, self.hooks, self._context_factory
+                )
+            self._install_signals()
+            progress.start()
+            writer_task = asyncio.create_task(writer.run())
+            workers = [
+                asyncio.create_task(self._worker(robots, writer, progress))
+                for _ in range(pol.concurrency)
+            ]
+            try:
+                await asyncio.gather(*workers)
+            finally:
+                for w in workers:
+                    w.cancel()
+                await asyncio.gather(*workers, return_exceptions=True)
+                await frontier.unclaim(self.scheduler.buffered())
+                await writer.close()
+                await writer_task
+                progress.stop()
+        finally:
+            self._remove_signals()
+            if self.browser_fetcher is not None:
+                await self.browser_fetcher.close()
+            if browser is not None:
+                await browser.close()
+            if pw_manager is not None:
+                await pw_manager.__aexit__(None, None, None)
+            await http_session.close()
+
+        counts = await frontier.counts()
+        total = await db.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
+        await db.close()
+        seconds = time.monotonic() - started
+        return CrawlSummary(
+            database=str(path),
+            pages_stored=writer.pages_stored,
+            pages_total=total,
+            failed=counts.get("failed", 0),
+            retried=self.counters.retried,
+            skipped_robots=counts.get("skipped", 0),
+            duplicates=writer.duplicates,
+            queued_left=counts.get("queued", 0) + counts.get("inflight", 0),
+            seconds=round(seconds, 2),
+            pages_per_second=round(writer.pages_stored / seconds, 2) if seconds else 0.0,
+            via_browser=self.counters.browser,
+            via_http=self.counters.http,
+            contexts_opened=self.browser_fetcher.contexts_opened if self.browser_fetcher else 0,
+            tabs_opened=self.browser_fetcher.tabs_opened if self.browser_fetcher else 0,
+            interrupted=self._interrupted,
+            adaptive=self.router.summary() if self.router else {},
+        )
+
+    def _install_signals(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.stop)
+
+    def _remove_signals(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.remove_signal_handler(sig)
+
+    def stop(self) -> None:
+        """Finish the pages in flight, store them, and stop; the next run resumes."""
+        self._interrupted = True
+        if self.scheduler is not None:
+            self.scheduler.stop()
+
+    def _on_commit(self, hosts: set[str], batch: list[Outcome]) -> None:
+        assert self.scheduler is not None
+        self.counters.queued += sum(len(o.new_urls) for o in batch)
+        self.scheduler.notify(hosts)
+
+    # -- the worker loop ---------------------------------------------------------------------
+    async def _worker(
+        self, robots: RobotsCache, writer: ResultWriter, progress: ProgressReporter
+    ) -> None:
+        assert self.scheduler is not None
+        sched = self.scheduler
+        while True:
+            req = await sched.next()
+            if req is None:
+                return
+            self.counters.queued = max(0, self.counters.queued - 1)
+            retry = False
+            pause = None
+            try:
+                if not await robots.allowed(req.url):
+                    writer.submit(
+                        Outcome(Completion(req, "skipped", error="disallowed by robots.txt"))
+                    )
+                    self.counters.skipped += 1
+                    continue
+                outcome, retry, pause = await self._handle(req)
+                writer.submit(outcome)
+            except Exception as exc:  # a bug in a hook must not kill the crawl silently
+                log.exception("unexpected error on %s", req.url)
+                writer.submit(
+                    Outcome(Completion(req, "failed", error=f"internal error: {exc!r}"[:500]))
+                )
+                self.counters.failed += 1
+            finally:
+                sched.finished(req, retry=retry, host_pause=pause)
+                progress.update()
+
+    async def _handle(self, req: Request) -> tuple[Outcome, bool, float | None]:
+        pol = self.job.politeness
+        last_attempt = req.attempts >= pol.max_retries
+        trace = self.opts.trace_dir if (self.opts.trace_dir and last_attempt) else None
+        try:
+            result = await self._fetch(req, trace)
+        except FetchError as exc:
+            if exc.retryable and not last_attempt:
+                delay = (
+                    exc.retry_after
+                    if exc.retry_after is not None
+                    else pol.retry_backoff_seconds * (2**req.attempts)
+                )
+                delay = min(delay, pol.max_retry_after_seconds)
+                self.counters.retried += 1
+                completion = Completion(
+                    req, "retry", error=str(exc)[:500], not_before=time.time() + delay
+                )
+                host_pause = delay if exc.status == 429 else None
+                return Outcome(completion), True, host_pause
+            if self.opts.trace_dir and trace is None and self.browser_fetcher is not None:
+                # Non-retryable failure: reproduce it once in a traced context for the user.
+                with contextlib.suppress(FetchError):
+                    result = await self.browser_fetcher.fetch(req, trace_dir=self.opts.trace_dir)
+                    return await self._outcome(req, result), False, None
+            self.counters.failed += 1
+            return Outcome(Completion(req, "failed", error=str(exc)[:500])), False, None
+        if not result.store:
+            # A hook rejected the page (e.g. the session was lost): fetch it again later.
+            self.counters.retried += 1
+            return (
+                Outcome(
+                    Completion(
+                        req,
+                        "retry",
+                        error="page not stored: " + (result.title or ""),
+                        not_before=time.time(),
+                    )
+                ),
+                True,
+                None,
+            )
+        return await self._outcome(req, result), False, None
+
+    async def _fetch(self, req: Request, trace: Path | None) -> FetchResult:
+        mode = self.job.rendering.mode
+        if mode == "http" or self.browser_fetcher is None:
+            return await self._fetch_http(req)
+        if mode == "auto":
+            assert self.router is not None
+            choice = self.router.choose(req.url)
+            if choice == "http":
+                return await self._fetch_http(req)
+            if choice == "compare":
+                return await self._compare(req, trace)
+        try:
+            result = await self.browser_fetcher.fetch(req, trace_dir=trace)
+        except NeedsHttp:
+            return await self._fetch_http(req)
+        self.counters.browser += 1
+        return result
+
+    async def _fetch_http(self, req: Request) -> FetchResult:
+        assert self.http is not None
+        if self.browser_fetcher is not None and time.monotonic() - self._cookie_sync_at > 5.0:
+            self._cookie_sync_at = time.monotonic()
+            self.http.set_cookies(await self.browser_fetcher.cookies())
+        result = await self.http.fetch(req.url)
+        self.counters.http += 1
+        ctx = PageContext(request=req, page=None, response=None, result=result)
+        for hook in self.hooks:
+            await hook.after_snapshot(ctx)
+        return result
+
+    async def _compare(self, req: Request, trace: Path | None) -> FetchResult:
+        """Fetch over HTTP and in the browser; learn whether this URL shape needs rendering."""
+        assert self.router is not None and self.browser_fetcher is not None
+        try:
+            http_result = await self._fetch_http(req)
+        except FetchError:
+            http_result = None
+        try:
+            rendered = await self.browser_fetcher.fetch(req, trace_dir=trace)
+        except NeedsHttp:
+            if http_result is None:
+                raise
+            self.router.record(req.url, True)
+            return http_result
+        self.counters.browser += 1
+        if http_result is not None and http_result.html is not None:
+            static = same_content(
+                http_result.text or "",
+                {u for u, _ in http_result.links},
+                rendered.text or "",
+                {u for u, _ in rendered.links},
+            )
+            self.router.record(req.url, static)
+        elif http_result is not None:
+            self.router.record(req.url, False)
+        return rendered
+
+    async def _outcome(self, req: Request, result: FetchResult) -> Outcome:
+        outcome = await asyncio.to_thread(self._build_outcome, req, result)
+        self.counters.pages += 1
+        return outcome
+
+    def _build_outcome(self, req: Request, result: FetchResult) -> Outcome:
+        """CPU part of finishing a page (runs in a worker thread)."""
+        final = canonical_url(result.final_url) if result.final_url.startswith("http") else req.url
+        depth = req.depth + 1
+        seen = self._seen()
+        links: list[tuple[str, str, int]] = []
+        new_urls: list[NewUrl] = []
+        for href, text in result.links:
+            try:
+                url = canonical_url(href)
+            except ValueError:
+                continue
+            in_scope = self.scope.allows(url, depth)
+            links.append((url, text, int(in_scope)))
+            if in_scope and url not in seen:
+                prio = self._link_priority(req, url, text)
+                if prio is None:
+                    continue
+                seen.add(url)
+                new_urls.append(NewUrl(url, host_key(url), depth, prio, req.url))
+        for href, kind in result.extra_urls:
+            url = canonical_url(href)
+            if url not in seen and self.scope.allows(url, depth):
+                seen.add(url)
+                new_urls.append(NewUrl(url, host_key(url), depth, float(depth), req.url, kind))
+        row = page_row(result, final, req.depth, req.parent, req.kind, self.job.output.store_html)
+        return Outcome(
+            Completion(req, "done"),
+            page=row,
+            links=links,
+            new_urls=new_urls,
+            extra_rows=result.extra_rows,
+        )
+
+    def _seen(self) -> Any:
+        assert self.scheduler is not None
+        frontier = self.scheduler.frontier
+        assert isinstance(frontier, SqliteFrontier)
+        return frontier.seen

@@ -1,0 +1,120 @@
+"""The plain-HTTP path: for non-HTML resources and for pages that need no rendering.
+
+It shares cookies with the browser (see :meth:`HttpFetcher.set_cookies`) so a logged-in crawl can
+skip the browser where the server already sends the content.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from email.utils import parsedate_to_datetime
+
+import aiohttp
+from yarl import URL
+
+from browsercrawl.engine.parse import parse_html
+from browsercrawl.engine.result import FetchError, FetchResult
+
+MAX_BODY_BYTES = 20 * 1024 * 1024
+DEFAULT_UA = "Mozilla/5.0 (X11; Linux x86_64) browsercrawl/0.1"
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """Parse a Retry-After header (seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+def is_html(content_type: str) -> bool:
+    ct = content_type.lower()
+    return "html" in ct or "xml+xhtml" in ct
+
+
+class HttpFetcher:
+    """Fetches with aiohttp; HTML is parsed in a worker thread."""
+
+    def __init__(self, session: aiohttp.ClientSession, timeout_seconds: float) -> None:
+        self.session = session
+        self._timeout = aiohttp.ClientTimeout(total=timeout_seconds)
+
+    @staticmethod
+    def new_session(user_agent: str | None, concurrency: int) -> aiohttp.ClientSession:
+        return aiohttp.ClientSession(
+            headers={"User-Agent": user_agent or DEFAULT_UA},
+            connector=aiohttp.TCPConnector(limit=max(concurrency * 2, 10), limit_per_host=0),
+            cookie_jar=aiohttp.CookieJar(unsafe=True),  # unsafe: also keep cookies of IP hosts
+        )
+
+    def set_cookies(self, cookies: list[dict]) -> None:
+        """Load cookies exported by a browser context (Playwright's cookie dicts)."""
+        jar = self.session.cookie_jar
+        for c in cookies:
+            domain = c.get("domain", "").lstrip(".")
+            scheme = "https" if c.get("secure") else "http"
+            jar.update_cookies(
+                {c["name"]: c["value"]}, URL(f"{scheme}://{domain}{c.get('path', '/')}")
+            )
+
+    async def fetch(self, url: str, *, parse: bool = True) -> FetchResult:
+        t0 = time.perf_counter()
+        try:
+            async with self.session.get(url, timeout=self._timeout, allow_redirects=True) as resp:
+                body = await resp.content.read(MAX_BODY_BYTES)
+                status = resp.status
+                final = str(resp.url)
+                ctype = resp.headers.get("Content-Type", "")
+                headers = {k.lower(): v for k, v in resp.headers.items()}
+        except TimeoutError:
+            raise FetchError(f"timeout after {self._timeout.total:.0f}s", retryable=True) from None
+        except aiohttp.ClientError as exc:
+            raise FetchError(f"{type(exc).__name__}: {exc}", retryable=True) from None
+        fetch_ms = (time.perf_counter() - t0) * 1000
+        check_status(status, headers)
+        result = FetchResult(
+            requested_url=url,
+            final_url=final,
+            status=status,
+            content_type=ctype,
+            via="http",
+            fetch_ms=fetch_ms,
+            headers=headers,
+        )
+        if is_html(ctype):
+            html = body.decode(_charset(ctype), errors="replace")
+            result.html = html
+            if parse:
+                result.title, result.text, result.links = await asyncio.to_thread(
+                    parse_html, html, final
+                )
+        elif ctype.startswith("text/") or "json" in ctype:
+            result.text = body.decode(_charset(ctype), errors="replace")
+        return result
+
+
+def _charset(content_type: str) -> str:
+    for part in content_type.split(";")[1:]:
+        k, _, v = part.strip().partition("=")
+        if k.lower() == "charset" and v:
+            return v.strip('"')
+    return "utf-8"
+
+
+def check_status(status: int, headers: dict[str, str]) -> None:
+    """Raise a retryable FetchError for statuses that mean 'try again later'."""
+    if status == 429 or status == 503:
+        raise FetchError(
+            f"HTTP {status}",
+            retryable=True,
+            status=status,
+            retry_after=retry_after_seconds(headers.get("retry-after")),
+        )
+    if status >= 500:
+        raise FetchError(f"HTTP {status}", retryable=True, status=status)

@@ -1,0 +1,1 @@
+"""What to crawl next: canonical URLs, scope, robots.txt, politeness and the persistent queue."""

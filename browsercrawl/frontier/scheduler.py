@@ -1,0 +1,211 @@
+"""Per-host scheduling on top of the persistent frontier.
+
+Each host has its own small in-memory buffer of claimed URLs, its own concurrency cap and its own
+minimum gap between requests (the job's delay or robots.txt Crawl-delay, whichever is larger), so a
+slow or rate-limiting host never stalls the others. Hosts can be held (e.g. while the session
+part logs in again) and pushed back (after a 429 with Retry-After).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from browsercrawl.config import PolitenessConfig
+from browsercrawl.frontier.base import Frontier, Request
+
+
+@dataclass(eq=False)
+class HostSlot:
+    host: str
+    delay: float
+    concurrency: int
+    buffer: deque[Request] = field(default_factory=deque)
+    active: int = 0
+    next_at: float = 0.0
+    may_have_work: bool = True
+    held: bool = False
+    last_start: float = 0.0
+    starts: list[float] = field(default_factory=list)  # request start times, for politeness checks
+
+
+class Scheduler:
+    """Hands the engine the next request that politeness allows, or None when the crawl is over."""
+
+    def __init__(
+        self,
+        frontier: Frontier,
+        politeness: PolitenessConfig,
+        budget: int | None,
+        crawl_delay: Callable[[str], Awaitable[float]],
+        pending_writes: Callable[[], int],
+    ) -> None:
+        self.frontier = frontier
+        self.cfg = politeness
+        self.budget = budget  # pages still allowed by --max-pages / scope.max_pages; None = no cap
+        self._crawl_delay = crawl_delay
+        self._pending_writes = pending_writes
+        self.slots: dict[str, HostSlot] = {}
+        self._wake = asyncio.Event()
+        self._rr: deque[str] = deque()
+        self.active = 0
+        self._lock = asyncio.Lock()
+        self._stopped = False
+
+    # -- notifications ------------------------------------------------------------------------
+    def notify(self, hosts: set[str] | None = None) -> None:
+        """New URLs were committed for ``hosts`` (None: something changed, look again)."""
+        for h in hosts or ():
+            slot = self.slots.get(h)
+            if slot is not None:
+                slot.may_have_work = True
+        self._wake.set()
+
+    def finished(
+        self, request: Request, *, retry: bool = False, host_pause: float | None = None
+    ) -> None:
+        """A dispatched request ended (its outcome is with the writer)."""
+        slot = self.slots[request.host]
+        slot.active -= 1
+        self.active -= 1
+        if retry:
+            slot.may_have_work = True
+            if self.budget is not None:
+                self.budget += 1
+        if host_pause:
+            slot.next_at = max(slot.next_at, time.time() + host_pause)
+        self._wake.set()
+
+    def hold(self, host: str) -> None:
+        self.slots[host].held = True
+
+    def release(self, host: str) -> None:
+        self.slots[host].held = False
+        self._wake.set()
+
+    def stop(self) -> None:
+        """Dispatch nothing more (graceful shutdown); in-flight requests finish."""
+        self._stopped = True
+        self._wake.set()
+
+    # -- dispatch ------------------------------------------------------------------------------
+    async def _slot(self, host: str) -> HostSlot:
+        slot = self.slots.get(host)
+        if slot is None:
+            delay = max(self.cfg.delay_seconds, await self._crawl_delay(host))
+            slot = HostSlot(host=host, delay=delay, concurrency=self.cfg.per_host_concurrency)
+            self.slots[host] = slot
+            self._rr.append(host)
+        return slot
+
+    def _pick(self, now: float) -> tuple[Request | None, float]:
+        """A ready request by round robin over hosts, or the earliest time one could be ready."""
+        earliest = float("inf")
+        for _ in range(len(self._rr)):
+            host = self._rr[0]
+            self._rr.rotate(-1)
+            slot = self.slots[host]
+            if not slot.buffer or slot.held or slot.active >= slot.concurrency:
+                continue
+            if slot.next_at > now:
+                earliest = min(earliest, slot.next_at)
+                continue
+            req = slot.buffer.popleft()
+            slot.active += 1
+            slot.next_at = now + slot.delay
+            slot.last_start = now
+            if slot.delay:
+                slot.starts.append(now)
+            return req, now
+        return None, earliest
+
+    async def _refill(self, now: float) -> bool:
+        """Claim more URLs for hosts whose buffers run low; True if anything was claimed."""
+        got = False
+        if self.budget is not None and self.budget <= sum(
+            len(s.buffer) for s in self.slots.values()
+        ):
+            return False
+        for slot in list(self.slots.values()):
+            low = max(2, slot.concurrency * 2)
+            if slot.held or not slot.may_have_work or len(slot.buffer) >= low:
+                continue
+            want = max(16, slot.concurrency * 4)
+            if self.budget is not None:
+                want = min(want, self.budget - sum(len(s.buffer) for s in self.slots.values()))
+                if want <= 0:
+                    break
+            claimed = await self.frontier.claim(slot.host, want, now)
+            if len(claimed) < want:
+                slot.may_have_work = False
+            if claimed:
+                slot.buffer.extend(claimed)
+                got = True
+        return got
+
+    async def _discover_hosts(self, now: float) -> float | None:
+        """Load hosts that have queued work; return the earliest not_before in the future, if any."""
+        hosts = await self.frontier.hosts_with_work(now)
+        future = None
+        for host, not_before in hosts.items():
+            slot = await self._slot(host)
+            slot.may_have_work = True
+            if not_before > now:
+                future = not_before if future is None else min(future, not_before)
+        return future
+
+    async def next(self) -> Request | None:
+        async with self._lock:
+            return await self._next()
+
+    async def _next(self) -> Request | None:
+        discovered = False
+        while True:
+            if self._stopped or (self.budget is not None and self.budget <= 0):
+                if self.active == 0 and self._pending_writes() == 0:
+                    return None
+                await self._sleep(1.0)
+                continue
+            now = time.time()
+            req, earliest = self._pick(now)
+            if req is not None:
+                if self.budget is not None:
+                    self.budget -= 1
+                self.active += 1
+                return req
+            if await self._refill(now):
+                continue
+            if not discovered or not self.slots:
+                future = await self._discover_hosts(now)
+                discovered = True
+                if await self._refill(now):
+                    continue
+                if future is not None:
+                    earliest = min(earliest, future)
+            idle = self.active == 0 and self._pending_writes() == 0
+            if idle and earliest == float("inf") and not any(s.buffer for s in self.slots.values()):
+                # Nothing buffered, nothing in flight, nothing left to write: check once more.
+                if not await self.frontier.hosts_with_work(now):
+                    return None
+                discovered = False
+                continue
+            timeout = 1.0 if earliest == float("inf") else max(0.0, min(1.0, earliest - now))
+            await self._sleep(timeout)
+            discovered = False
+
+    async def _sleep(self, timeout: float) -> None:
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout)
+
+    def buffered(self) -> list[Request]:
+        """Claimed requests not dispatched yet (returned to the queue at shutdown)."""
+        out: list[Request] = []
+        for slot in self.slots.values():
+            out.extend(slot.buffer)
+            slot.buffer.clear()
+        return out

@@ -1,0 +1,43 @@
+"""URL canonicalisation: one spelling per resource, so dedup and resume compare like with like."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from w3lib.url import canonicalize_url
+
+
+def canonical_url(url: str) -> str:
+    """Canonical form used as the frontier key and the stored page URL.
+
+    w3lib sorts query arguments, normalises percent-encoding and drops the fragment; we also
+    lower-case the scheme and host (w3lib leaves the host as given) and drop default ports.
+    """
+    canon = canonicalize_url(url, keep_fragments=False)
+    parts = urlsplit(canon)
+    host = (parts.hostname or "").lower()
+    port = parts.port
+    if port and not (
+        (parts.scheme == "http" and port == 80) or (parts.scheme == "https" and port == 443)
+    ):
+        host = f"{host}:{port}"
+    if parts.username:
+        host = f"{parts.username}@{host}"
+    path = parts.path or "/"
+    rebuilt = f"{parts.scheme.lower()}://{host}{path}"
+    if parts.query:
+        rebuilt += f"?{parts.query}"
+    return rebuilt
+
+
+def host_key(url: str) -> str:
+    """The politeness key of a URL: host plus non-default port (one queue per key)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if parts.port:
+        return f"{host}:{parts.port}"
+    return host
+
+
+def is_http_url(url: str) -> bool:
+    return url.startswith(("http://", "https://"))
