@@ -34,11 +34,7 @@ def url_shape(url: str) -> str:
     shape = f"{parts.netloc}{'/'.join(segs)}"
     if len(segs) > 2:
         # Deep paths with free-text names (/u/alice) share a shape per parent folder.
-        shape = (
-            f"{parts.netloc}{'/'.join(segs[:-1])}/{{name}}"
-            if segs[-1] and segs[-1] != "{id}"
-            else shape
-        )
+        shape = f"{parts.netloc}{'/'.join(segs[:-1])}/{{name}}" if segs[-1] and segs[-1] != "{id}" else shape
     if parts.query:
         keys = sorted({kv.split("=", 1)[0] for kv in parts.query.split("&")})
         shape += "?" + "&".join(keys)
@@ -51,16 +47,11 @@ def _recall(needed: set[str], have: set[str]) -> float:
     return len(needed & have) / len(needed)
 
 
-def same_content(
-    http_text: str, http_links: set[str], rendered_text: str, rendered_links: set[str]
-) -> bool:
+def same_content(http_text: str, http_links: set[str], rendered_text: str, rendered_links: set[str]) -> bool:
     """True when the HTTP page carries (nearly) everything the rendered page shows."""
     words_r = set(_WORD.findall(rendered_text.lower()))
     words_h = set(_WORD.findall(http_text.lower()))
-    return (
-        _recall(rendered_links, http_links) >= LINK_RECALL
-        and _recall(words_r, words_h) >= TEXT_RECALL
-    )
+    return _recall(rendered_links, http_links) >= LINK_RECALL and _recall(words_r, words_h) >= TEXT_RECALL
 
 
 @dataclass
@@ -68,6 +59,7 @@ class _ShapeStats:
     compared: int = 0
     static_votes: int = 0
     http_since_check: int = 0
+    comparing: int = 0  # comparisons started but not yet recorded
 
     def decided(self, sample: int) -> bool:
         return self.compared >= sample
@@ -90,27 +82,35 @@ class AdaptiveRouter:
     def choose(self, url: str) -> str:
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
         if not stats.decided(self.sample):
+            if stats.compared + stats.comparing >= self.sample:
+                return "browser"  # enough samples are in flight; render until they decide
+            stats.comparing += 1
             return "compare"
         if not stats.is_static():
             return "browser"
         stats.http_since_check += 1
         if self.recheck_every and stats.http_since_check >= self.recheck_every:
             stats.http_since_check = 0
+            stats.comparing += 1
             return "compare"
         return "http"
 
     def record(self, url: str, static: bool) -> None:
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
+        stats.comparing = max(0, stats.comparing - 1)
         if stats.decided(self.sample) and not static:
             # A re-check found the shape needs rendering after all: render it from now on.
             stats.static_votes = 0
         stats.compared += 1
         stats.static_votes += int(static)
 
+    def abandon(self, url: str) -> None:
+        """A comparison failed before it could vote; let another page take the sample."""
+        stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
+        stats.comparing = max(0, stats.comparing - 1)
+
     def summary(self) -> dict[str, str]:
         return {
-            shape: ("http" if s.is_static() else "browser")
-            if s.decided(self.sample)
-            else "undecided"
+            shape: ("http" if s.is_static() else "browser") if s.decided(self.sample) else "undecided"
             for shape, s in sorted(self._shapes.items())
         }

@@ -260,13 +260,9 @@ class BrowserFetcher:
         timeout_ms = self.cfg.timeout_seconds * 1000
         t0 = time.perf_counter()
         try:
-            response = await page.goto(
-                request.url, wait_until=self.cfg.wait_until, timeout=timeout_ms
-            )
+            response = await page.goto(request.url, wait_until=self.cfg.wait_until, timeout=timeout_ms)
         except PlaywrightTimeoutError:
-            raise FetchError(
-                f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True
-            ) from None
+            raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True) from None
         t1 = time.perf_counter()
         status = response.status if response is not None else 0
         headers = response.headers if response is not None else {}
@@ -314,8 +310,6 @@ def _classify(exc: PlaywrightError) -> FetchError:
     msg = str(exc).split("\n", 1)[0]
     if "Download is starting" in msg:
         return NeedsHttp()
-    retryable = any(
-        s in msg for s in ("net::ERR_", "Target crashed", "Navigation failed", "closed")
-    )
+    retryable = any(s in msg for s in ("net::ERR_", "Target crashed", "Navigation failed", "closed"))
     permanent = any(s in msg for s in ("ERR_NAME_NOT_RESOLVED", "ERR_INVALID_URL", "ERR_UNSAFE"))
     return FetchError(msg, retryable=retryable and not permanent)

@@ -42,9 +42,7 @@ def run_crawl(job_path: str, options, build_crawler=None):
     metavar="DIR",
     help="Save a Playwright trace for every page that fails (playwright show-trace).",
 )
-@click.option(
-    "--max-pages", type=click.IntRange(min=1), default=None, help="Stop after N stored pages."
-)
+@click.option("--max-pages", type=click.IntRange(min=1), default=None, help="Stop after N stored pages.")
 @click.option("--fresh", is_flag=True, help="Delete the job's database and start over.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output; only the JSON summary.")
 @click.option("--verbose", "-v", is_flag=True, help="Log each failure and retry.")

@@ -140,9 +140,7 @@ class Crawler:
             url = canonical_url(s)
             seeds.append(NewUrl(url=url, host=host_key(url), depth=0, priority=0.0, parent=None))
         await frontier.prepare(seeds)
-        stored_before = await db.run(
-            lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0]
-        )
+        stored_before = await db.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
         cap = self._max_pages()
         budget = None if cap is None else max(0, cap - stored_before)
 
@@ -152,9 +150,7 @@ class Crawler:
         robots = RobotsCache(http_session, pol.robots_user_agent, pol.obey_robots)
 
         def _origin_delay(host: str) -> Any:
-            scheme = (
-                "https" if any(s.startswith(f"https://{host}") for s in self.job.seeds) else "http"
-            )
+            scheme = "https" if any(s.startswith(f"https://{host}") for s in self.job.seeds) else "http"
             return robots.crawl_delay(f"{scheme}://{host}/")
 
         writer = ResultWriter(db, self._on_commit)
@@ -185,8 +181,7 @@ class Crawler:
             progress.start()
             writer_task = asyncio.create_task(writer.run())
             workers = [
-                asyncio.create_task(self._worker(robots, writer, progress))
-                for _ in range(pol.concurrency)
+                asyncio.create_task(self._worker(robots, writer, progress)) for _ in range(pol.concurrency)
             ]
             try:
                 await asyncio.gather(*workers)
@@ -256,9 +251,7 @@ class Crawler:
         self.scheduler.notify(hosts)
 
     # -- the worker loop ---------------------------------------------------------------------
-    async def _worker(
-        self, robots: RobotsCache, writer: ResultWriter, progress: ProgressReporter
-    ) -> None:
+    async def _worker(self, robots: RobotsCache, writer: ResultWriter, progress: ProgressReporter) -> None:
         assert self.scheduler is not None
         sched = self.scheduler
         while True:
@@ -270,18 +263,14 @@ class Crawler:
             pause = None
             try:
                 if not await robots.allowed(req.url):
-                    writer.submit(
-                        Outcome(Completion(req, "skipped", error="disallowed by robots.txt"))
-                    )
+                    writer.submit(Outcome(Completion(req, "skipped", error="disallowed by robots.txt")))
                     self.counters.skipped += 1
                     continue
                 outcome, retry, pause = await self._handle(req)
                 writer.submit(outcome)
             except Exception as exc:  # a bug in a hook must not kill the crawl silently
                 log.exception("unexpected error on %s", req.url)
-                writer.submit(
-                    Outcome(Completion(req, "failed", error=f"internal error: {exc!r}"[:500]))
-                )
+                writer.submit(Outcome(Completion(req, "failed", error=f"internal error: {exc!r}"[:500])))
                 self.counters.failed += 1
             finally:
                 sched.finished(req, retry=retry, host_pause=pause)
@@ -302,9 +291,7 @@ class Crawler:
                 )
                 delay = min(delay, pol.max_retry_after_seconds)
                 self.counters.retried += 1
-                completion = Completion(
-                    req, "retry", error=str(exc)[:500], not_before=time.time() + delay
-                )
+                completion = Completion(req, "retry", error=str(exc)[:500], not_before=time.time() + delay)
                 host_pause = delay if exc.status == 429 else None
                 return Outcome(completion), True, host_pause
             if self.opts.trace_dir and trace is None and self.browser_fetcher is not None:
@@ -372,9 +359,13 @@ class Crawler:
             rendered = await self.browser_fetcher.fetch(req, trace_dir=trace)
         except NeedsHttp:
             if http_result is None:
+                self.router.abandon(req.url)
                 raise
             self.router.record(req.url, True)
             return http_result
+        except FetchError:
+            self.router.abandon(req.url)
+            raise
         self.counters.browser += 1
         if http_result is not None and http_result.html is not None:
             static = same_content(
@@ -384,7 +375,7 @@ class Crawler:
                 {u for u, _ in rendered.links},
             )
             self.router.record(req.url, static)
-        elif http_result is not None:
+        else:
             self.router.record(req.url, False)
         return rendered
 

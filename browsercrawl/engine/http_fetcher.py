@@ -59,9 +59,7 @@ class HttpFetcher:
         for c in cookies:
             domain = c.get("domain", "").lstrip(".")
             scheme = "https" if c.get("secure") else "http"
-            jar.update_cookies(
-                {c["name"]: c["value"]}, URL(f"{scheme}://{domain}{c.get('path', '/')}")
-            )
+            jar.update_cookies({c["name"]: c["value"]}, URL(f"{scheme}://{domain}{c.get('path', '/')}"))
 
     async def fetch(self, url: str, *, parse: bool = True) -> FetchResult:
         t0 = time.perf_counter()
@@ -91,9 +89,7 @@ class HttpFetcher:
             html = body.decode(_charset(ctype), errors="replace")
             result.html = html
             if parse:
-                result.title, result.text, result.links = await asyncio.to_thread(
-                    parse_html, html, final
-                )
+                result.title, result.text, result.links = await asyncio.to_thread(parse_html, html, final)
         elif ctype.startswith("text/") or "json" in ctype:
             result.text = body.decode(_charset(ctype), errors="replace")
         return result

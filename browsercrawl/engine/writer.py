@@ -186,9 +186,7 @@ class ResultWriter:
             return
         self.committing = len(batch)
         try:
-            hosts, stored, dups = await self.db.transaction(
-                lambda conn: commit_outcomes(conn, batch)
-            )
+            hosts, stored, dups = await self.db.transaction(lambda conn: commit_outcomes(conn, batch))
         finally:
             self.committing = 0
         self.pages_stored += stored
