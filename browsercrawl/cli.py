@@ -16,6 +16,8 @@ from browsercrawl.errors import EXIT_INTERRUPTED, UserError
 # name -> "module:attribute" of a click command or group. Each part of the package adds its line.
 _SUBCOMMANDS: dict[str, str] = {
     "crawl": "browsercrawl.engine.cli:crawl",
+    "urls": "browsercrawl.induction.cli:urls",
+    "wrapper": "browsercrawl.induction.cli:wrapper",
     "captcha": "browsercrawl.captcha.cli:captcha",
     "export": "browsercrawl.storage.cli:export",
     "stats": "browsercrawl.storage.cli:stats",
