@@ -153,6 +153,8 @@ class BrowserFetcher:
         page = await owner.context.new_page()
         owner.open_tabs += 1
         self.tabs_opened += 1
+        for hook in self.hooks:
+            await hook.on_page_created(page)
         if self._patterns:
             cdp = await owner.context.new_cdp_session(page)
             await cdp.send("Network.enable")
@@ -258,11 +260,18 @@ class BrowserFetcher:
 
     async def _render(self, page: Page, request: Request) -> FetchResult:
         timeout_ms = self.cfg.timeout_seconds * 1000
+        ctx = PageContext(request=request, page=page, response=None)
+        for hook in self.hooks:
+            await hook.before_navigation(ctx)
         t0 = time.perf_counter()
         try:
             response = await page.goto(request.url, wait_until=self.cfg.wait_until, timeout=timeout_ms)
         except PlaywrightTimeoutError:
             raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True) from None
+        ctx.response = response
+        for hook in self.hooks:
+            await hook.after_navigation(ctx)  # may log in again and re-navigate (ctx.response changes)
+        response = ctx.response
         t1 = time.perf_counter()
         status = response.status if response is not None else 0
         headers = response.headers if response is not None else {}
@@ -274,7 +283,6 @@ class BrowserFetcher:
                 raise FetchError(
                     f"selector {self.cfg.wait_for_selector!r} never appeared", retryable=True
                 ) from None
-        ctx = PageContext(request=request, page=page, response=response)
         for hook in self.hooks:
             await hook.before_snapshot(ctx)
         snap = await page.evaluate(SNAPSHOT_JS)
