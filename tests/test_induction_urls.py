@@ -32,6 +32,7 @@ def load(name: str) -> list[tuple[str, str]]:
 
 def pairwise_f1(clusters: list[UrlCluster], labels: dict[str, str]) -> tuple[float, float]:
     """Pairwise F1 and purity of a clustering against the known classes."""
+
     def c2(n: int) -> int:
         return n * (n - 1) // 2
 
@@ -137,9 +138,14 @@ def test_regex_is_tightened_when_it_would_match_another_cluster():
 
 
 def test_query_keys_required_and_optional():
-    members = [parse_url(u) for u in (
-        "http://s.com/list?cat=3&page=2", "http://s.com/list?cat=4", "http://s.com/list?cat=9&page=10"
-    )]
+    members = [
+        parse_url(u)
+        for u in (
+            "http://s.com/list?cat=3&page=2",
+            "http://s.com/list?cat=4",
+            "http://s.com/list?cat=9&page=10",
+        )
+    ]
     rx = cluster_regex(UrlCluster("s.com", 1, members))
     assert rx == r"^https?://s\.com/list/?[?&]cat=[0-9]+(?:[?&]page=[0-9]+)?$"
     assert not re.match(rx, "http://s.com/list")

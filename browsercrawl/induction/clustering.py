@@ -109,9 +109,7 @@ def cluster_parsed(
             groups[p.group].append(p)
     clusters: list[UrlCluster] = []
     for (host, m), members in groups.items():
-        clusters.extend(
-            _cluster_group(host, m, members, threshold(m), max_distinct, signatures)
-        )
+        clusters.extend(_cluster_group(host, m, members, threshold(m), max_distinct, signatures))
     clusters.sort(key=lambda c: (-c.size, c.host, c.m, c.members[0].url))
     for i, c in enumerate(clusters):
         c.id = i
@@ -122,9 +120,7 @@ def cluster_urls(
     urls: Iterable[str], *, threshold: Threshold = dynamic_threshold, max_distinct: int = 48
 ) -> list[UrlCluster]:
     """Cluster absolute http(s) URLs; a ``UserError`` names the first one that is not a URL."""
-    return cluster_parsed(
-        (parse_url(u) for u in urls), threshold=threshold, max_distinct=max_distinct
-    )
+    return cluster_parsed((parse_url(u) for u in urls), threshold=threshold, max_distinct=max_distinct)
 
 
 def _cluster_group(

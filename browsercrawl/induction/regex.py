@@ -123,9 +123,7 @@ def _stems(stems: Sequence[str]) -> str:
     toks = [_TOKEN.findall(s) for s in stems]
     kinds = [[_kind(t) for t in ts] for ts in toks]
     if all(k == kinds[0] for k in kinds):
-        return "".join(
-            _run([ts[i] for ts in toks], kinds[0][i]) for i in range(len(kinds[0]))
-        )
+        return "".join(_run([ts[i] for ts in toks], kinds[0][i]) for i in range(len(kinds[0])))
 
     def same(i: int) -> bool:
         """Keep the i-th token (negative: from the end) outside the slug: digits, separators.
@@ -150,8 +148,7 @@ def _stems(stems: Sequence[str]) -> str:
         post -= 1  # ... and a trailing run must follow one (title.80084)
     head = "".join(_run([ts[i] for ts in toks], kinds[0][i]) for i in range(pre))
     tail = "".join(
-        _run([ts[len(ts) - post + i] for ts in toks], kinds[0][len(kinds[0]) - post + i])
-        for i in range(post)
+        _run([ts[len(ts) - post + i] for ts in toks], kinds[0][len(kinds[0]) - post + i]) for i in range(post)
     )
     middles = ["".join(ts[pre : len(ts) - post]) for ts in toks]
     return head + _slug(middles) + tail

@@ -69,9 +69,7 @@ def parse_url(url: str) -> ParsedUrl:
     path = _SLASHES.sub("/", parts.path or "/")
     segments = tuple(s for s in path.split("/") if s)
     # Raw (still encoded) pairs in canonical order, so regexes built from them match ``url``.
-    query = tuple(
-        (kv.partition("=")[0], kv.partition("=")[2]) for kv in parts.query.split("&") if kv
-    )
+    query = tuple((kv.partition("=")[0], kv.partition("=")[2]) for kv in parts.query.split("&") if kv)
     canon = f"{parts.scheme}://{host}{path}" + (f"?{parts.query}" if parts.query else "")
     return ParsedUrl(
         url=canon,
