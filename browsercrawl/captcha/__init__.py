@@ -1,0 +1,1 @@
+"""CAPTCHA solving: preprocessing, segmentation, recognisers, per-site profiles (see docs/captcha.md)."""

@@ -1,0 +1,223 @@
+"""Recognisers behind one interface: preprocessed grayscale image in, ``(text, confidence)`` out.
+
+* :class:`TesseractRecogniser` - no training; page-segmentation mode 7/8 on the whole line, or
+  mode 10 on each segmented character, always with the charset as a whitelist.
+* :class:`CharRecogniser` - segment, normalise each character, classify with a small MLP trained
+  (scikit-learn) on one site's labelled samples; inference is plain numpy.
+* :class:`CtcRecogniser` - the whole-string network of :mod:`browsercrawl.captcha.ctc`.
+* :class:`VoteRecogniser` - several of the above; the answer with the most confidence-weighted
+  votes wins, after the length and charset priors.
+
+Confidence is in 0..1 and comparable enough across recognisers to vote and to decide when a
+person should be asked instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from browsercrawl.captcha import preprocess, segment
+from browsercrawl.captcha.ctc import CtcNet, to_input
+from browsercrawl.errors import EnvironmentProblem
+
+
+class Recogniser(Protocol):
+    name: str
+
+    def recognise(self, gray: np.ndarray) -> tuple[str, float]: ...
+
+
+@dataclass
+class Priors:
+    """What the site's answers look like; used to filter and to penalise impossible answers."""
+
+    charset: str = ""
+    min_len: int = 1
+    max_len: int = 12
+
+    def clean(self, text: str) -> str:
+        text = "".join(text.split())
+        if self.charset:
+            if self.charset.upper() == self.charset and text.upper() != text:
+                text = text.upper()
+            text = "".join(c for c in text if c in self.charset)
+        return text
+
+    def plausibility(self, text: str) -> float:
+        """1.0 for a possible answer, a strong penalty for a length the site never uses."""
+        return 1.0 if self.min_len <= len(text) <= self.max_len else 0.1
+
+    def expected_len(self) -> int | None:
+        return self.min_len if self.min_len == self.max_len else None
+
+
+@dataclass
+class TesseractRecogniser:
+    """Tesseract with a whitelist; ``psm`` 7 (line), 8 (word) or 10 (each segmented character)."""
+
+    priors: Priors
+    psm: int = 7
+    segmentation: str = "components"
+    name: str = "tesseract"
+
+    def _config(self, psm: int) -> str:
+        wl = f" -c tessedit_char_whitelist={self.priors.charset}" if self.priors.charset else ""
+        return f"--psm {psm} --oem 1{wl}"
+
+    def _read(self, img: np.ndarray, psm: int) -> tuple[str, float]:
+        import pytesseract
+
+        try:
+            data = pytesseract.image_to_data(
+                img, config=self._config(psm), output_type=pytesseract.Output.DICT
+            )
+        except pytesseract.TesseractNotFoundError as exc:
+            raise EnvironmentProblem("tesseract is not installed; run scripts/setup.sh") from exc
+        words = [(t, float(c)) for t, c in zip(data["text"], data["conf"], strict=False) if t.strip()]
+        if not words:
+            return "", 0.0
+        text = "".join(t for t, _ in words)
+        conf = min(max(c, 0.0) for _, c in words) / 100
+        return text, conf
+
+    def recognise(self, gray: np.ndarray) -> tuple[str, float]:
+        if self.psm != 10:
+            text, conf = self._read(gray, self.psm)
+            text = self.priors.clean(text)
+            return text, conf * self.priors.plausibility(text)
+        binary = gray if _is_binary(gray) else preprocess.binarise_otsu(gray)
+        boxes = segment.segment(binary, self.segmentation, self.priors.expected_len())
+        chars, confs = [], []
+        for x0, y0, x1, y1 in boxes:
+            crop = preprocess.pad(binary[y0:y1, x0:x1], 8)
+            t, c = self._read(crop, 10)
+            t = self.priors.clean(t)[:1]
+            chars.append(t)
+            confs.append(c if t else 0.0)
+        text = "".join(chars)
+        conf = float(np.prod(confs)) if confs else 0.0
+        return text, conf * self.priors.plausibility(text)
+
+
+def _is_binary(img: np.ndarray) -> bool:
+    return bool(np.isin(img, (0, 255)).all())
+
+
+CHAR_SIZE = 24
+
+
+def char_features(char: np.ndarray, deskew: bool) -> np.ndarray:
+    """Pixels of the normalised character plus its aspect ratio, scaled to 0..1."""
+    h, w = char.shape
+    norm = segment.normalise(char, CHAR_SIZE, do_deskew=deskew)
+    return np.concatenate([(255 - norm.ravel()) / 255.0, [w / max(h, 1)]]).astype(np.float32)
+
+
+@dataclass
+class Mlp:
+    """A multi-layer perceptron's weights (trained by scikit-learn, run here with numpy)."""
+
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+    classes: str
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        a = x
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            a = a @ w + b
+            if i < len(self.weights) - 1:
+                a = np.maximum(a, 0)
+        a = a - a.max(axis=-1, keepdims=True)
+        e = np.exp(a)
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+@dataclass
+class CharRecogniser:
+    """Segment into characters, classify each with the site's trained MLP."""
+
+    priors: Priors
+    mlp: Mlp
+    segmentation: str = "components"
+    deskew: bool = True
+    name: str = "chars"
+
+    def chars(self, gray: np.ndarray) -> list[np.ndarray]:
+        binary = gray if _is_binary(gray) else preprocess.binarise_otsu(gray)
+        boxes = segment.segment(binary, self.segmentation, self.priors.expected_len())
+        return [binary[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]
+
+    def recognise(self, gray: np.ndarray) -> tuple[str, float]:
+        chars = self.chars(gray)
+        if not chars:
+            return "", 0.0
+        x = np.stack([char_features(c, self.deskew) for c in chars])
+        p = self.mlp.proba(x)
+        best = p.argmax(axis=1)
+        text = "".join(self.mlp.classes[i] for i in best)
+        conf = float(np.prod(p[np.arange(len(best)), best]))
+        return text, conf * self.priors.plausibility(text)
+
+
+@dataclass
+class CtcRecogniser:
+    """Whole-string CNN + CTC; needs no segmentation."""
+
+    priors: Priors
+    net: CtcNet
+    name: str = "ctc"
+
+    def recognise(self, gray: np.ndarray) -> tuple[str, float]:
+        text, conf, _ = self.net.predict(to_input(gray, self.net.width))
+        return text, conf * self.priors.plausibility(text)
+
+
+@dataclass
+class VoteRecogniser:
+    """Confidence-weighted vote of several recognisers (weights per member)."""
+
+    members: list[Recogniser]
+    weights: list[float] = field(default_factory=list)
+    name: str = "vote"
+
+    def recognise(self, gray: np.ndarray) -> tuple[str, float]:
+        scores: dict[str, float] = {}
+        total = 0.0
+        for i, r in enumerate(self.members):
+            w = self.weights[i] if i < len(self.weights) else 1.0
+            text, conf = r.recognise(gray)
+            total += w
+            if text:
+                scores[text] = scores.get(text, 0.0) + w * conf
+        if not scores:
+            return "", 0.0
+        text = max(scores, key=scores.__getitem__)
+        return text, scores[text] / max(total, 1e-9)
+
+
+def train_mlp(features: np.ndarray, labels: list[str], seed: int = 0) -> Mlp:
+    """Fit a one-hidden-layer MLP on character features (seconds on a few thousand characters)."""
+    from sklearn.neural_network import MLPClassifier
+
+    clf = MLPClassifier(
+        hidden_layer_sizes=(160,), alpha=1e-3, max_iter=300, early_stopping=False, random_state=seed
+    )
+    clf.fit(features, labels)
+    classes = "".join(str(c) for c in clf.classes_)
+    w = [c.astype(np.float32) for c in clf.coefs_]
+    b = [c.astype(np.float32) for c in clf.intercepts_]
+    if len(classes) == 2:  # sklearn uses one logistic output for two classes
+        w[-1] = np.concatenate([-w[-1], w[-1]], axis=1)
+        b[-1] = np.concatenate([-b[-1], b[-1]])
+    return Mlp(w, b, classes)
+
+
+def augment_char(char: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A slightly rotated/scaled copy of a binary character, to stretch small training sets."""
+    h, w = char.shape
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-8, 8)), float(rng.uniform(0.9, 1.1)))
+    return cv2.warpAffine(char, m, (w, h), flags=cv2.INTER_NEAREST, borderValue=255)

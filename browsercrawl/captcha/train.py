@@ -1,0 +1,257 @@
+"""Training, evaluation and automatic tuning on a labelled folder.
+
+``tune`` is the general answer to "a CAPTCHA style nobody has seen": it tries several pipelines
+(preprocessing + Tesseract, segmentation + per-character classifier, whole-string CTC network, and a
+vote of the trained ones) on a training split, scores each on a held-back split, and keeps the best.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from browsercrawl.captcha import ctc, preprocess
+from browsercrawl.captcha.profile import Profile, model_recogniser, write_model
+from browsercrawl.captcha.recognise import (
+    CharRecogniser,
+    Priors,
+    Recogniser,
+    augment_char,
+    char_features,
+    train_mlp,
+)
+from browsercrawl.errors import UserError
+
+Log = Callable[[str], None]
+Samples = list[tuple[np.ndarray, str]]  # decoded BGR image, label
+
+TESSERACT_VARIANTS: list[tuple[str, list[dict[str, Any]], int]] = [
+    ("plain", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "pad", "px": 12}], 7),
+    ("otsu", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "denoise_median", "k": 3},
+              {"step": "binarise_otsu"}, {"step": "remove_dots", "max_area": 12}, {"step": "pad", "px": 12}], 7),
+    ("otsu-lines", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "denoise_median", "k": 3},
+                    {"step": "binarise_otsu"}, {"step": "remove_lines_morph", "k": 3},
+                    {"step": "remove_dots", "max_area": 20}, {"step": "pad", "px": 12}], 7),
+    ("colour", [{"step": "separate_background", "k": 3}, {"step": "scale", "factor": 2.0},
+                {"step": "denoise_median", "k": 3}, {"step": "binarise_otsu"},
+                {"step": "remove_lines_morph", "k": 3}, {"step": "remove_dots", "max_area": 20},
+                {"step": "pad", "px": 12}], 7),
+    ("sauvola", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "denoise_gaussian", "k": 3},
+                 {"step": "binarise_sauvola", "window": 31, "k": 0.2}, {"step": "remove_dots", "max_area": 20},
+                 {"step": "pad", "px": 12}], 8),
+]
+CHAR_VARIANTS: list[tuple[str, list[dict[str, Any]], str]] = [
+    ("otsu-components", [{"step": "grayscale"}, {"step": "denoise_median", "k": 3}, {"step": "binarise_otsu"},
+                         {"step": "remove_dots", "max_area": 10}], "components"),
+    ("colour-components", [{"step": "separate_background", "k": 3}, {"step": "binarise_otsu"},
+                           {"step": "remove_lines_morph", "k": 2}, {"step": "remove_dots", "max_area": 10}],
+     "components"),
+    ("otsu-projection", [{"step": "grayscale"}, {"step": "denoise_median", "k": 3}, {"step": "binarise_otsu"},
+                         {"step": "remove_lines_morph", "k": 2}, {"step": "remove_dots", "max_area": 10}],
+     "projection"),
+]
+CTC_STEPS: list[dict[str, Any]] = [{"step": "grayscale"}]
+
+
+def torch_available() -> bool:
+    return importlib.util.find_spec("torch") is not None
+
+
+def load_samples(pairs: list[tuple[Path, str]]) -> Samples:
+    out = []
+    for p, label in pairs:
+        out.append((preprocess.decode_image(p.read_bytes()), label))
+    return out
+
+
+def infer_priors(labels: list[str]) -> Priors:
+    """Charset and length range of the labels (what the site's answers look like)."""
+    chars = sorted(set("".join(labels)))
+    return Priors("".join(chars), min(map(len, labels)), max(map(len, labels)))
+
+
+@dataclass
+class Score:
+    exact: float
+    per_char: float
+    ms_per_image: float
+    n: int
+
+    def as_dict(self) -> dict[str, float]:
+        return {"exact": round(self.exact, 4), "per_char": round(self.per_char, 4),
+                "ms_per_image": round(self.ms_per_image, 2), "n": self.n}
+
+
+def evaluate(rec: Recogniser, steps: list[dict[str, Any]], samples: Samples) -> Score:
+    """Exact-match rate, per-character accuracy (1 - edit distance / label length), ms per image."""
+    exact, char_ok, char_total = 0, 0.0, 0
+    t0 = time.perf_counter()
+    for img, label in samples:
+        text, _ = rec.recognise(preprocess.apply(img, steps))
+        exact += text == label
+        char_ok += max(0, len(label) - Levenshtein.distance(text, label))
+        char_total += len(label)
+    ms = (time.perf_counter() - t0) * 1000 / max(1, len(samples))
+    n = max(1, len(samples))
+    return Score(exact / n, char_ok / max(1, char_total), ms, len(samples))
+
+
+def train_chars(
+    samples: Samples, steps: list[dict[str, Any]], segmentation: str, priors: Priors,
+    deskew: bool = True, seed: int = 0,
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Per-character MLP: segment each image into len(label) boxes, learn box -> character."""
+    rng = np.random.default_rng(seed)
+    seg = CharRecogniser(Priors(priors.charset, 1, 99), None, segmentation, deskew)  # type: ignore[arg-type]
+    feats, ys = [], []
+    for img, label in samples:
+        gray = preprocess.apply(img, steps)
+        seg.priors = Priors(priors.charset, len(label), len(label))
+        chars = seg.chars(gray)
+        if len(chars) != len(label):
+            continue
+        for ch, y in zip(chars, label, strict=True):
+            if ch.size == 0:
+                continue
+            feats.append(char_features(ch, deskew))
+            ys.append(y)
+            for _ in range(2):
+                feats.append(char_features(augment_char(ch, rng), deskew))
+                ys.append(y)
+    if len(set(ys)) < 2:
+        raise UserError("too few usable samples to train a character classifier (segmentation failed)")
+    mlp = train_mlp(np.stack(feats), ys, seed)
+    meta = {"kind": "chars", "classes": mlp.classes, "segmentation": segmentation, "deskew": deskew,
+            "layers": len(mlp.weights)}
+    arrays = {f"mlp_w{i}": w for i, w in enumerate(mlp.weights)}
+    arrays.update({f"mlp_b{i}": b for i, b in enumerate(mlp.biases)})
+    return meta, arrays
+
+
+def train_ctc_model(
+    samples: Samples, steps: list[dict[str, Any]], priors: Priors, budget_s: float, log: Log | None,
+    seed: int = 0,
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Whole-string CTC network on the images after ``steps`` (trained with PyTorch)."""
+    grays = [preprocess.apply(img, steps) for img, _ in samples]
+    aspect = float(np.median([g.shape[1] / g.shape[0] for g in grays]))
+    width = ctc.input_width(aspect)
+    net = ctc.train_ctc([ctc.to_input(g, width) for g in grays], [lab for _, lab in samples],
+                        priors.charset, width, budget_s, seed, log)
+    return {"kind": "ctc", "charset": priors.charset, "width": width}, net.to_arrays()
+
+
+def split(samples: Samples, holdout: float, seed: int = 0) -> tuple[Samples, Samples]:
+    """Deterministic shuffle, then the last ``holdout`` fraction is held back for scoring."""
+    order = np.random.default_rng(seed).permutation(len(samples))
+    k = max(1, int(round(len(samples) * holdout)))
+    if len(samples) - k < 1:
+        raise UserError(f"need at least 2 labelled images to tune, got {len(samples)}")
+    return [samples[i] for i in order[:-k]], [samples[i] for i in order[-k:]]
+
+
+def _profile(name: str, steps, recogniser, priors: Priors) -> Profile:
+    return Profile(name, [dict(s) for s in steps], recogniser, priors.charset, priors.min_len, priors.max_len)
+
+
+def train_to_file(
+    samples: Samples, out: Path, kind: str, budget_s: float, log: Log | None,
+    steps: list[dict[str, Any]] | None = None, segmentation: str = "components", name: str | None = None,
+) -> Profile:
+    """``captcha train``: one model of ``kind`` (ctc / chars) on all samples, written to ``out``."""
+    priors = infer_priors([lab for _, lab in samples])
+    if kind == "ctc":
+        steps = steps or CTC_STEPS
+        meta, arrays = train_ctc_model(samples, steps, priors, budget_s, log)
+    else:
+        steps = steps or CHAR_VARIANTS[0][1]
+        meta, arrays = train_chars(samples, steps, segmentation, priors)
+    prof = _profile(name or out.stem, steps, {"kind": kind, "model": out.name}, priors)
+    meta["profile"] = prof.to_json()
+    write_model(out, meta, arrays)
+    prof.base_dir = out.parent
+    return prof
+
+
+def tune(
+    samples: Samples, out_dir: Path, name: str, holdout: float = 0.2, ctc_budget_s: float = 180.0,
+    use_ctc: bool | None = None, log: Log = print,
+) -> tuple[Profile, list[tuple[str, Score]]]:
+    """Try pipelines on a training split, score on the held-back split, write the best profile."""
+    train, held = split(samples, holdout)
+    priors = infer_priors([lab for _, lab in samples])
+    results: list[tuple[str, Score, Profile, Recogniser]] = []
+    quick = held[:60]  # Tesseract is slow; its variants are ranked on a subset
+
+    def record(label: str, prof: Profile, rec: Recogniser, subset: Samples) -> None:
+        s = evaluate(rec, prof.steps, subset)
+        log(f"  {label:<28} exact {s.exact:6.1%}  per-char {s.per_char:6.1%}  {s.ms_per_image:7.1f} ms")
+        results.append((label, s, prof, rec))
+
+    log(f"tuning on {len(train)} images, scoring on {len(held)} held back")
+    for vname, steps, psm in TESSERACT_VARIANTS:
+        prof = _profile(name, steps, {"kind": "tesseract", "psm": psm}, priors)
+        record(f"tesseract/{vname}/psm{psm}", prof, prof.build(), quick)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    trained: dict[str, tuple[Profile, Recogniser, dict, dict]] = {}
+    for vname, steps, segm in CHAR_VARIANTS:
+        try:
+            meta, arrays = train_chars(train, steps, segm, priors)
+        except UserError as exc:
+            log(f"  chars/{vname}: skipped ({exc})")
+            continue
+        rec = model_recogniser(meta, arrays, priors)
+        prof = _profile(name, steps, {"kind": "chars", "model": f"{name}-chars.npz"}, priors)
+        record(f"chars/{vname}", prof, rec, held)
+        trained[f"chars/{vname}"] = (prof, rec, meta, arrays)
+    if use_ctc is None:
+        use_ctc = torch_available()
+    if use_ctc:
+        log(f"  training the CTC network ({ctc_budget_s:.0f} s budget)...")
+        meta, arrays = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None)
+        rec = model_recogniser(meta, arrays, priors)
+        prof = _profile(name, CTC_STEPS, {"kind": "ctc", "model": f"{name}-ctc.npz"}, priors)
+        record("ctc", prof, rec, held)
+        trained["ctc"] = (prof, rec, meta, arrays)
+    best_chars = max((k for k in trained if k.startswith("chars/")), default=None,
+                     key=lambda k: next(s.exact for lab, s, *_ in results if lab == k))
+    if "ctc" in trained and best_chars:
+        from browsercrawl.captcha.profile import Preprocessed
+        from browsercrawl.captcha.recognise import VoteRecogniser
+
+        cp, crec, *_ = trained[best_chars]
+        vote = VoteRecogniser([trained["ctc"][1], Preprocessed(crec, cp.steps)], [1.0, 0.5])
+        spec = {"kind": "vote", "weights": [1.0, 0.5], "members": [
+            {"kind": "ctc", "model": f"{name}-ctc.npz"},
+            {"kind": "chars", "model": f"{name}-chars.npz", "steps": cp.steps}]}
+        record("vote(ctc, chars)", _profile(name, [], spec, priors), vote, held)
+    label, score, best, _ = max(results, key=lambda r: (r[1].exact, r[1].per_char, -r[1].ms_per_image))
+    log(f"best: {label} (exact {score.exact:.1%} on {score.n} held-back images)")
+    # write the model files the winning profile refers to
+    needed = {"ctc"} if label == "ctc" else set()
+    if label.startswith("chars/"):
+        needed.add(label)
+    if label.startswith("vote"):
+        needed |= {"ctc", best_chars}
+    for key in needed:
+        prof, _, meta, arrays = trained[key]
+        meta = dict(meta, profile=prof.to_json())
+        write_model(out_dir / prof.recogniser["model"], meta, arrays)
+    best.save(out_dir / f"{name}.json")
+    best.base_dir = out_dir
+    return best, [(lab, s) for lab, s, *_ in results]
+
+
+def load_image_gray(path: Path) -> np.ndarray:
+    img = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    if img is None:
+        raise UserError(f"{path}: not a readable image")
+    return img

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Benchmark the CAPTCHA pipeline against raw Tesseract and ddddocr on the same generated images.
+
+Usage: .venv/bin/python scripts/bench_captcha.py [--styles imagecaptcha,demo,lined] [--json OUT]
+
+For each style: a fixed-seed training set and a disjoint 300-image test set are generated into a
+temporary folder; four solvers read the test set:
+
+* raw tesseract      - the image as is, ``--psm 7``, no whitelist;
+* pipeline+tesseract - the default profile's preprocessing, with the style's charset/lengths;
+* ddddocr            - the popular pre-trained CNN, installed into its own venv
+                       (/tmp/bc-bench-ddddocr) and run in a subprocess, never a browsercrawl dependency;
+* browsercrawl       - ``captcha train`` (whole-string CTC network) on the training set.
+
+Prints one Markdown table (exact %, per-char %, ms/image) plus the ImageCaptcha 4-character subset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rapidfuzz.distance import Levenshtein  # noqa: E402
+
+from browsercrawl.captcha import datasets, preprocess  # noqa: E402
+from browsercrawl.captcha.profile import Profile  # noqa: E402
+from browsercrawl.captcha.train import load_samples, train_to_file  # noqa: E402
+
+DDDD_VENV = Path("/tmp/bc-bench-ddddocr")
+DDDD_SCRIPT = """
+import json, sys, time, ddddocr
+ocr = ddddocr.DdddOcr(show_ad=False)
+out = []
+for p in sys.argv[1:]:
+    data = open(p, 'rb').read()
+    t = time.perf_counter()
+    text = ocr.classification(data)
+    out.append([p, text, (time.perf_counter() - t) * 1000])
+print(json.dumps(out))
+"""
+# style -> (training images, CTC budget seconds); the issue caps training sets at 500 / 300
+PLAN = {"imagecaptcha": (500, 210.0), "demo": (300, 120.0), "lined": (300, 90.0)}
+TEST_N = 300
+
+
+def ensure_ddddocr() -> Path | None:
+    py = DDDD_VENV / "bin" / "python"
+    if not py.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(DDDD_VENV)], check=True)
+    if subprocess.run([str(py), "-c", "import ddddocr"], capture_output=True).returncode != 0:
+        r = subprocess.run([str(py), "-m", "pip", "install", "-q", "ddddocr"], capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"ddddocr unavailable: {r.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+            return None
+    return py
+
+
+def score(preds: list[tuple[str, str, float]]) -> dict[str, float]:
+    """preds: (label, text, ms)."""
+    n = max(1, len(preds))
+    exact = sum(t == lab for lab, t, _ in preds) / n
+    ok = sum(max(0, len(lab) - Levenshtein.distance(t, lab)) for lab, t, _ in preds)
+    per_char = ok / max(1, sum(len(lab) for lab, _, _ in preds))
+    return {"exact": exact, "per_char": per_char, "ms": sum(ms for *_, ms in preds) / n}
+
+
+def run_ddddocr(py: Path, test: list[tuple[Path, str]]) -> list[tuple[str, str, float]]:
+    r = subprocess.run([str(py), "-c", DDDD_SCRIPT, *[str(p) for p, _ in test]],
+                       capture_output=True, text=True, check=True)
+    got = {p: (t, ms) for p, t, ms in json.loads(r.stdout)}
+    return [(lab, got[str(p)][0].upper(), got[str(p)][1]) for p, lab in test]
+
+
+def run_tesseract_raw(test: list[tuple[Path, str]]) -> list[tuple[str, str, float]]:
+    import pytesseract
+
+    out = []
+    for p, lab in test:
+        img = preprocess.decode_image(p.read_bytes())
+        t = time.perf_counter()
+        text = "".join(pytesseract.image_to_string(img, config="--psm 7").split())
+        out.append((lab, text, (time.perf_counter() - t) * 1000))
+    return out
+
+
+def run_profile(prof: Profile, test: list[tuple[Path, str]]) -> list[tuple[str, str, float]]:
+    rec = prof.build()
+    out = []
+    for p, lab in test:
+        t = time.perf_counter()
+        text, _ = rec.recognise(preprocess.apply(preprocess.decode_image(p.read_bytes()), prof.steps))
+        out.append((lab, text, (time.perf_counter() - t) * 1000))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--styles", default="imagecaptcha,demo,lined")
+    ap.add_argument("--json", type=Path, help="also write the numbers as JSON here")
+    ap.add_argument("--budget-scale", type=float, default=1.0, help="scale every CTC training budget")
+    args = ap.parse_args()
+    py = ensure_ddddocr()
+    rows: list[tuple[str, str, dict]] = []
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="bc-bench-captcha-") as tmp:
+        for style in args.styles.split(","):
+            n_train, budget = PLAN[style]
+            train = datasets.generate(style, Path(tmp, style, "train"), n_train, seed=1)
+            test = datasets.generate(style, Path(tmp, style, "test"), TEST_N, seed=2)
+            _, _, (lo, hi) = datasets.STYLES[style]
+            charset = datasets.style_charset(style)
+            results: dict[str, list] = {"raw tesseract": run_tesseract_raw(test)}
+            results["pipeline+tesseract"] = run_profile(
+                Profile(style, charset=charset, min_len=lo, max_len=hi), test)
+            if py:
+                results["ddddocr"] = run_ddddocr(py, test)
+            t0 = time.monotonic()
+            model = Path(tmp, f"{style}.npz")
+            prof = train_to_file(load_samples(train), model, "ctc", budget * args.budget_scale, None)
+            train_s = time.monotonic() - t0
+            results["browsercrawl trained"] = run_profile(Profile.load(model), test)
+            # the stable CLI contract, same model: must agree with the in-process numbers
+            cli = subprocess.run([str(ROOT / ".venv/bin/browsercrawl"), "captcha", "eval",
+                                  str(Path(tmp, style, "test")), "--model", str(model), "--json"],
+                                 capture_output=True, text=True, check=True)
+            cli_exact = json.loads(cli.stdout)["exact"]
+            print(f"{style}: trained in {train_s:.0f} s on {n_train}; charset {prof.charset!r}; "
+                  f"CLI eval exact {cli_exact:.1%}", file=sys.stderr)
+            for solver, preds in results.items():
+                rows.append((style, solver, score(preds)))
+                if style == "imagecaptcha":
+                    four = [x for x in preds if len(x[0]) == 4]
+                    rows.append(("imagecaptcha 4-char", solver, score(four)))
+    rows.sort(key=lambda r: (r[0], ["raw tesseract", "pipeline+tesseract", "ddddocr",
+                                    "browsercrawl trained"].index(r[1])))
+    print("| style | solver | exact | per-char | ms/image |")
+    print("|---|---|---|---|---|")
+    for style, solver, s in rows:
+        print(f"| {style} | {solver} | {s['exact']:.1%} | {s['per_char']:.1%} | {s['ms']:.1f} |")
+    print(f"\n(total {time.monotonic() - started:.0f} s; test sets of {TEST_N} images, seeds 1/2)")
+    if args.json:
+        args.json.write_text(json.dumps([{"style": a, "solver": b, **c} for a, b, c in rows], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
