@@ -10,6 +10,7 @@ lists use ``?page=N`` (1-based, 20 per page, ``next_page`` null on the last page
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -42,14 +43,16 @@ def thread_json(t: Thread) -> dict[str, Any]:
             "tags": list(t.tags), "solved": t.solved, "comments": len(t.comments)}
 
 
-def _paged(items: list, page: int, extra: dict[str, Any]) -> web.Response:
+def _paged(items: list, page: int, extra: dict[str, Any],
+           to_json: Callable[[Any], Any] = lambda x: x) -> web.Response:
+    """One page of ``items``; only that page is converted to JSON (handlers stay cheap)."""
     pages = page_count(len(items))
     if page > pages:
         return _error(404, f"page {page} is past the last page ({pages})")
     chunk = items[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
     return web.json_response({**extra, "page": page, "pages": pages, "total": len(items),
                               "next_page": page + 1 if page < pages else None,
-                              "items": chunk})
+                              "items": [to_json(x) for x in chunk]})
 
 
 def _int_param(request: web.Request, name: str, default: int, minimum: int) -> int:
@@ -95,7 +98,7 @@ async def api_board_threads(request: web.Request) -> web.Response:
     if threads is None:
         return _error(404, f"no board {board_id}")
     page = _int_param(request, "page", 1, 1)
-    return _paged([thread_json(t) for t in threads], page, {"board": board_id})
+    return _paged(threads, page, {"board": board_id}, thread_json)
 
 
 @routes.get("/api/thread/{thread_id:\\d+}/comments")
@@ -126,12 +129,11 @@ async def api_user_list(request: web.Request) -> web.Response:
     if member is None:
         return _error(404, f"no member {name}")
     page = _int_param(request, "page", 1, 1)
+    extra = {"member": name, "kind": kind}
     if kind == "posts":
-        items = [post_json(p) for p in state.posts_of(name)]
-    else:
-        names = state.following(name) if kind == "following" else state.followers(name)
-        items = [shared.member_json(state.content.by_name[n]) for n in names]
-    return _paged(items, page, {"member": name, "kind": kind})
+        return _paged(state.posts_of(name), page, extra, post_json)
+    names = state.following(name) if kind == "following" else state.followers(name)
+    return _paged(names, page, extra, lambda n: shared.member_json(state.content.by_name[n]))
 
 
 def _csrf_ok(request: web.Request) -> bool:
