@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Benchmark URL clustering and regex generation on generated, labelled URL sets.
+
+    .venv/bin/python scripts/bench_induction.py [--sizes 10000 100000] [--seed 1]
+
+Generates realistic URLs of many shapes (forums, shops, news with dates, query-string boards,
+blogs with slugs, wikis, code hosting) over many hosts, each URL labelled with its true class
+(host + shape), then times clustering and regex generation and prints URLs/s, cluster purity
+(share of URLs in a cluster whose majority class is theirs) and pairwise F1 against the classes.
+The demo-site part (target precision/recall and field F1 after a real crawl) is added when the
+engine runs the induction; tests/test_induction_precrawl.py measures it on a generated site now.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import string
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from browsercrawl.induction.clustering import cluster_parsed  # noqa: E402
+from browsercrawl.induction.regex import assign_regexes  # noqa: E402
+from browsercrawl.induction.urlmodel import parse_url  # noqa: E402
+
+WORDS = (
+    "engine oil brake winter camping stove rice cooker chili sauce garden paint laptop battery "
+    "phone river mountain bike election budget city school match goal season market stock bank "
+    "storm festival music film review travel recipe noodle tofu pepper garlic harbor castle"
+).split()
+NAMES = "alice bob carol dave erin frank grace heidi ivan judy olivia peggy rupert sybil".split()
+
+
+def _shapes(r: random.Random) -> dict[str, list[tuple[str, Callable[[], str]]]]:
+    def slug(a: int = 3, b: int = 7) -> str:
+        return "-".join(r.choice(WORDS) for _ in range(r.randint(a, b)))
+
+    def n(a: int = 1, b: int = 99999) -> int:
+        return r.randint(a, b)
+
+    def token(k: int) -> str:
+        return "".join(r.choice(string.ascii_uppercase + string.digits) for _ in range(k))
+
+    return {
+        "forum": [
+            ("thread", lambda: f"/threads/{slug()}.{n()}/"),
+            ("thread-page", lambda: f"/threads/{slug()}.{n()}/page-{n(2, 50)}"),
+            ("forum", lambda: f"/forums/{r.choice(WORDS)}.{n(1, 40)}/"),
+            ("member", lambda: f"/members/{r.choice(NAMES)}{n(1, 999)}.{n()}/"),
+            ("post", lambda: f"/posts/{n()}/"),
+            ("search", lambda: f"/search/{n()}/?q={r.choice(WORDS)}&t=post"),
+        ],
+        "shop": [
+            ("product", lambda: f"/{slug().title()}/dp/B0{token(8)}"),
+            ("reviews", lambda: f"/product-reviews/B0{token(8)}?pageNumber={n(1, 30)}"),
+            ("category", lambda: f"/c/{r.choice(WORDS)}/{r.choice(WORDS)}/?page={n(1, 20)}"),
+            ("search", lambda: f"/s?k={r.choice(WORDS)}&page={n(1, 9)}"),
+            ("item", lambda: f"/item/{n()}.html"),
+        ],
+        "news": [
+            ("article", lambda: f"/{n(2010, 2024)}/{n(1, 12):02d}/{n(1, 28):02d}/"
+                                f"{r.choice(WORDS)}/{slug()}.html"),
+            ("video", lambda: f"/video/{n(100000, 999999)}"),
+            ("author", lambda: f"/profile/{r.choice(NAMES)}-{r.choice(NAMES)}"),
+            ("tag", lambda: f"/tag/{r.choice(WORDS)}"),
+            ("archive", lambda: f"/archive/{n(2010, 2024)}-{n(1, 12):02d}-{n(1, 28):02d}"),
+        ],
+        "bbs": [
+            ("view", lambda: f"/viewthread.php?tid={n()}&page={n(1, 9)}"),
+            ("list", lambda: f"/forumdisplay.php?fid={n(1, 60)}&page={n(1, 200)}"),
+            ("space", lambda: f"/space.php?uid={n()}"),
+            ("attachment", lambda: f"/attachment.php?aid={n()}"),
+        ],
+        "blog": [
+            ("post", lambda: f"/{slug()}/"),
+            ("paging", lambda: f"/page/{n(2, 400)}/"),
+            ("month", lambda: f"/{n(2008, 2024)}/{n(1, 12):02d}/"),
+            ("upload", lambda: f"/wp-content/uploads/{n(2008, 2024)}/{n(1, 12):02d}/"
+                               f"IMG_{n(1000, 9999)}.jpg"),
+            ("tag", lambda: f"/tag/{r.choice(WORDS)}/"),
+        ],
+        "wiki": [
+            ("page", lambda: f"/wiki/{r.choice(WORDS).title()}_{r.choice(WORDS)}"),
+            ("history", lambda: f"/w/index.php?title={r.choice(WORDS).title()}&action=history"),
+            ("user", lambda: f"/wiki/User:{r.choice(NAMES).title()}{n(1, 99)}"),
+        ],
+    }
+
+
+def generate(size: int, seed: int) -> list[tuple[str, str]]:
+    """``size`` (label, URL) pairs over about size/500 hosts of assorted site kinds."""
+    r = random.Random(seed)
+    shapes = _shapes(r)
+    kinds = sorted(shapes)
+    hosts = [(f"www.site{i}.{r.choice(['com', 'org', 'net', 'cn'])}", kinds[i % len(kinds)])
+             for i in range(max(6, size // 500))]
+    out = []
+    for _ in range(size):
+        host, kind = r.choice(hosts)
+        label, make = r.choice(shapes[kind])
+        out.append((f"{host}:{label}", f"{r.choice(['http', 'https'])}://{host}{make()}"))
+    return out
+
+
+def score(clusters, labels: dict[str, str]) -> tuple[float, float]:
+    def c2(k: int) -> int:
+        return k * (k - 1) // 2
+
+    both = Counter((c.id, labels[p.url]) for c in clusters for p in c.members)
+    tp = sum(c2(k) for k in both.values())
+    pp = sum(c2(c.size) for c in clusters)
+    pc = sum(c2(k) for k in Counter(labels.values()).values())
+    best: dict[int, int] = {}
+    for (cid, _), k in both.items():
+        best[cid] = max(best.get(cid, 0), k)
+    purity = sum(best.values()) / len(labels)
+    p, rec = tp / pp if pp else 1.0, tp / pc if pc else 1.0
+    return purity, 2 * p * rec / (p + rec) if p + rec else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(f"{'URLs':>8} {'parse s':>8} {'cluster s':>9} {'URLs/s':>9} {'clusters':>8} "
+          f"{'classes':>7} {'purity':>6} {'pair F1':>7} {'regex s':>7} {'regex ok':>8}")
+    for size in args.sizes:
+        rows = generate(size, args.seed)
+        t0 = time.perf_counter()
+        parsed = [parse_url(u) for _, u in rows]
+        t1 = time.perf_counter()
+        clusters = cluster_parsed(parsed)
+        t2 = time.perf_counter()
+        assign_regexes(clusters)
+        t3 = time.perf_counter()
+        labels = {p.url: lab for p, (lab, _) in zip(parsed, rows, strict=True)}
+        purity, f1 = score(clusters, labels)
+        # Check every regex: all members match, and nothing else of the same host does.
+        ok = True
+        by_host: dict[str, list] = {}
+        for c in clusters:
+            by_host.setdefault(c.host, []).append(c)
+        for group in by_host.values():
+            urls = [(p.url, c.id) for c in group for p in c.members]
+            for c in group:
+                rx = re.compile(c.regex)
+                ok &= all(bool(rx.match(u)) == (cid == c.id) for u, cid in urls)
+        total = t2 - t0
+        print(f"{size:>8} {t1 - t0:>8.2f} {t2 - t1:>9.2f} {size / total:>9.0f} {len(clusters):>8} "
+              f"{len(set(labels.values())):>7} {purity:>6.3f} {f1:>7.3f} {t3 - t2:>7.2f} "
+              f"{'yes' if ok else 'NO':>8}")
+    print("URLs/s counts parsing + clustering; regex s is generation with the cross-cluster check.")
+
+
+if __name__ == "__main__":
+    main()
