@@ -25,16 +25,69 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from browsercrawl.induction.clustering import cluster_parsed  # noqa: E402
-from browsercrawl.induction.regex import assign_regexes  # noqa: E402
-from browsercrawl.induction.urlmodel import parse_url  # noqa: E402
+from browsercrawl.induction.clustering import cluster_parsed
+from browsercrawl.induction.regex import assign_regexes
+from browsercrawl.induction.urlmodel import parse_url
 
-WORDS = (
-    "engine oil brake winter camping stove rice cooker chili sauce garden paint laptop battery "
-    "phone river mountain bike election budget city school match goal season market stock bank "
-    "storm festival music film review travel recipe noodle tofu pepper garlic harbor castle"
-).split()
-NAMES = "alice bob carol dave erin frank grace heidi ivan judy olivia peggy rupert sybil".split()
+WORDS = [
+    "engine",
+    "oil",
+    "brake",
+    "winter",
+    "camping",
+    "stove",
+    "rice",
+    "cooker",
+    "chili",
+    "sauce",
+    "garden",
+    "paint",
+    "laptop",
+    "battery",
+    "phone",
+    "river",
+    "mountain",
+    "bike",
+    "election",
+    "budget",
+    "city",
+    "school",
+    "match",
+    "goal",
+    "season",
+    "market",
+    "stock",
+    "bank",
+    "storm",
+    "festival",
+    "music",
+    "film",
+    "review",
+    "travel",
+    "recipe",
+    "noodle",
+    "tofu",
+    "pepper",
+    "garlic",
+    "harbor",
+    "castle",
+]
+NAMES = [
+    "alice",
+    "bob",
+    "carol",
+    "dave",
+    "erin",
+    "frank",
+    "grace",
+    "heidi",
+    "ivan",
+    "judy",
+    "olivia",
+    "peggy",
+    "rupert",
+    "sybil",
+]
 
 
 def _shapes(r: random.Random) -> dict[str, list[tuple[str, Callable[[], str]]]]:
@@ -64,8 +117,10 @@ def _shapes(r: random.Random) -> dict[str, list[tuple[str, Callable[[], str]]]]:
             ("item", lambda: f"/item/{n()}.html"),
         ],
         "news": [
-            ("article", lambda: f"/{n(2010, 2024)}/{n(1, 12):02d}/{n(1, 28):02d}/"
-                                f"{r.choice(WORDS)}/{slug()}.html"),
+            (
+                "article",
+                lambda: f"/{n(2010, 2024)}/{n(1, 12):02d}/{n(1, 28):02d}/{r.choice(WORDS)}/{slug()}.html",
+            ),
             ("video", lambda: f"/video/{n(100000, 999999)}"),
             ("author", lambda: f"/profile/{r.choice(NAMES)}-{r.choice(NAMES)}"),
             ("tag", lambda: f"/tag/{r.choice(WORDS)}"),
@@ -81,8 +136,7 @@ def _shapes(r: random.Random) -> dict[str, list[tuple[str, Callable[[], str]]]]:
             ("post", lambda: f"/{slug()}/"),
             ("paging", lambda: f"/page/{n(2, 400)}/"),
             ("month", lambda: f"/{n(2008, 2024)}/{n(1, 12):02d}/"),
-            ("upload", lambda: f"/wp-content/uploads/{n(2008, 2024)}/{n(1, 12):02d}/"
-                               f"IMG_{n(1000, 9999)}.jpg"),
+            ("upload", lambda: f"/wp-content/uploads/{n(2008, 2024)}/{n(1, 12):02d}/IMG_{n(1000, 9999)}.jpg"),
             ("tag", lambda: f"/tag/{r.choice(WORDS)}/"),
         ],
         "wiki": [
@@ -98,8 +152,10 @@ def generate(size: int, seed: int) -> list[tuple[str, str]]:
     r = random.Random(seed)
     shapes = _shapes(r)
     kinds = sorted(shapes)
-    hosts = [(f"www.site{i}.{r.choice(['com', 'org', 'net', 'cn'])}", kinds[i % len(kinds)])
-             for i in range(max(6, size // 500))]
+    hosts = [
+        (f"www.site{i}.{r.choice(['com', 'org', 'net', 'cn'])}", kinds[i % len(kinds)])
+        for i in range(max(6, size // 500))
+    ]
     out = []
     for _ in range(size):
         host, kind = r.choice(hosts)
@@ -129,8 +185,10 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    print(f"{'URLs':>8} {'parse s':>8} {'cluster s':>9} {'URLs/s':>9} {'clusters':>8} "
-          f"{'classes':>7} {'purity':>6} {'pair F1':>7} {'regex s':>7} {'regex ok':>8}")
+    print(
+        f"{'URLs':>8} {'parse s':>8} {'cluster s':>9} {'URLs/s':>9} {'clusters':>8} "
+        f"{'classes':>7} {'purity':>6} {'pair F1':>7} {'regex s':>7} {'regex ok':>8}"
+    )
     for size in args.sizes:
         rows = generate(size, args.seed)
         t0 = time.perf_counter()
@@ -153,9 +211,11 @@ def main() -> None:
                 rx = re.compile(c.regex)
                 ok &= all(bool(rx.match(u)) == (cid == c.id) for u, cid in urls)
         total = t2 - t0
-        print(f"{size:>8} {t1 - t0:>8.2f} {t2 - t1:>9.2f} {size / total:>9.0f} {len(clusters):>8} "
-              f"{len(set(labels.values())):>7} {purity:>6.3f} {f1:>7.3f} {t3 - t2:>7.2f} "
-              f"{'yes' if ok else 'NO':>8}")
+        print(
+            f"{size:>8} {t1 - t0:>8.2f} {t2 - t1:>9.2f} {size / total:>9.0f} {len(clusters):>8} "
+            f"{len(set(labels.values())):>7} {purity:>6.3f} {f1:>7.3f} {t3 - t2:>7.2f} "
+            f"{'yes' if ok else 'NO':>8}"
+        )
     print("URLs/s counts parsing + clustering; regex s is generation with the cross-cluster check.")
 
 
