@@ -261,7 +261,10 @@ async def induce(
         concurrency=concurrency,
         extra_hosts={parse_url(u).host for u in sample_urls},
     )
-    profile = derive_profile(result, entry_urls=entry_urls, sample_urls=sample_urls, keywords=keywords)
+    # Clustering thousands of URLs is CPU work: keep it off the event loop.
+    profile = await asyncio.to_thread(
+        derive_profile, result, entry_urls=entry_urls, sample_urls=sample_urls, keywords=keywords
+    )
     fetched = await asyncio.gather(*(source.fetch(u) for u in sample_urls))
     learned = await asyncio.to_thread(
         learn_wrapper,
