@@ -327,6 +327,38 @@ async def test_mutating_endpoints_need_csrf_and_are_recorded(site: DemoSite, htt
     assert other.cssselect("button.follow")
 
 
+async def test_follow_and_delete_account_really_change_state() -> None:
+    cfg = DemoConfig(seed=2, port=0, members=12, threads=20)
+    async with run_demo_site(cfg) as s, aiohttp.ClientSession(
+        cookie_jar=aiohttp.CookieJar(unsafe=True)
+    ) as http:
+        me = min(s.state.content.follows, key=lambda n: len(s.state.content.follows[n]))
+        other = next(m.name for m in s.state.content.members[1:]
+                     if m.name not in s.state.content.follows[me])
+        assert (await login(http, s, me)).status == 302
+        page = await get_doc(http, f"{s.url}/u/{other}")
+        token = page.cssselect("meta[name=csrf-token]")[0].get("content")
+        followers = int(page.cssselect(".count-followers")[0].text_content())
+        async with http.post(f"{s.url}/api/user/{other}/follow",
+                             headers={"X-CSRF-Token": token}) as r:
+            assert (await r.json())["followers"] == followers + 1
+        page = await get_doc(http, f"{s.url}/u/{other}")
+        assert int(page.cssselect(".count-followers")[0].text_content()) == followers + 1
+        assert page.cssselect("button.follow")[0].text_content() == "Following"
+        mine = await get_doc(http, f"{s.url}/u/{me}")
+        form = mine.cssselect("form.danger-zone")[0]
+        async with http.post(s.url + "/account/delete", data={"csrf_token": "wrong"}) as r:
+            assert r.status == 403
+        async with http.post(s.url + form.get("action"), allow_redirects=False,
+                             data={"csrf_token": form.inputs["csrf_token"].value}) as r:
+            assert r.status == 302
+        assert [m["kind"] for m in s.state.mutations] == ["follow", "delete_account"]
+        async with http.get(s.url + "/feed", allow_redirects=False) as r:
+            assert r.status == 302  # the session died with the account
+        r = await login(http, s, me)
+        assert error_text(await r.text()) == "account deleted"
+
+
 async def test_clock_advance_reveals_new_posts() -> None:
     cfg = DemoConfig(seed=5, port=0, members=40, threads=50, admin_token="t0ken")
     async with run_demo_site(cfg) as site, aiohttp.ClientSession(
@@ -670,4 +702,35 @@ async def test_browser_feed_scrolls_to_end(browser, site: DemoSite, truth) -> No
     assert len(ids) == feed_size(name) == len(set(ids))
     assert await page.text_content("#list-end .total") == str(feed_size(name))
     assert site.state.mutations[before:] == []  # scrolling changed nothing on the site
+    await context.close()
+
+
+@pytest.mark.browser
+async def test_browser_captcha_new_image_and_wrong_answer(browser, site: DemoSite) -> None:
+    """The "new image" link swaps the picture and the answer; a wrong answer shows .error."""
+    context = await browser.new_context()
+    page = await context.new_page()
+    await page.goto(site.url + "/login?next=/boards")
+    first_src = await page.get_attribute("#captcha-img", "src")
+    name = member(site, 43)
+    await page.fill("#username", name)
+    await page.fill("#password", password_for(name, SEED))
+    await page.fill("#captcha", "22222")
+    await page.click("#login-submit")
+    assert await page.text_content(".error") == "wrong captcha"
+    assert await page.get_attribute("#captcha-img", "src") != first_src
+    old_src = await page.get_attribute("#captcha-img", "src")
+    await page.click("#captcha-new")
+    await page.wait_for_function(
+        f"document.getElementById('captcha-img').getAttribute('src') !== {json.dumps(old_src)}"
+        " && document.getElementById('captcha-img').complete")
+    new_nonce = (await page.get_attribute("#captcha-img", "src")).split("r=")[1]
+    old_nonce = old_src.split("r=")[1]
+    assert site.state.captcha_answer_for(old_nonce) is None  # the old image is void
+    answer = site.state.captcha_answer_for(new_nonce)
+    await page.fill("#password", password_for(name, SEED))
+    await page.fill("#captcha", answer.lower())
+    await page.click("#login-submit")
+    await page.wait_for_url(site.url + "/boards")
+    assert await page.text_content("#whoami") == name
     await context.close()

@@ -155,7 +155,7 @@ class Auth:
 
         Accepts the ``sid`` cookie value, the form's ``csrf_token`` or the image's ``r`` nonce.
         """
-        for s in self.sessions.values():
+        for s in list(self.sessions.values()):  # a snapshot: the site may run in another thread
             if session_or_token in (s.sid, s.csrf, s.captcha_nonce):
                 return s.captcha_text
         return None
