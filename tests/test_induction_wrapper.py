@@ -104,3 +104,14 @@ def test_generalise_pair_is_the_papers_example():
 def test_bad_wrapper_json_names_the_key(fields, message):
     with pytest.raises(UserError, match=message):
         Wrapper.from_json({"fields": fields}, "w.json")
+
+
+def test_listing_a_few_of_many_repeated_values_extracts_them_all():
+    def sample(tag: str, n: int) -> str:
+        lis = "".join(f"<li class='c'><b>u{i}</b><p>{tag} comment {i}</p></li>" for i in range(n))
+        return f"<html><body><h1>{tag}</h1><ol>{lis}</ol><p>footer</p></body></html>"
+
+    values = ({"comments": ["A comment 0", "A comment 3"]}, {"comments": ["B comment 1", "B comment 2"]})
+    result = learn_wrapper((sample("A", 6), sample("B", 4)), values)
+    assert result.warnings == []
+    assert result.wrapper.apply(sample("C", 5)) == {"comments": [f"C comment {i}" for i in range(5)]}

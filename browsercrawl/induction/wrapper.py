@@ -186,6 +186,7 @@ class TextIndex:
 
     def __init__(self, root: etree._Element) -> None:
         self._raw: dict[etree._Element, str] = {}
+        self._norm: dict[etree._Element, str] = {}
         self._fill(root)
 
     def _fill(self, el: etree._Element) -> str:
@@ -201,7 +202,10 @@ class TextIndex:
         return raw
 
     def text(self, el: etree._Element) -> str:
-        return norm(self._raw.get(el, ""))
+        done = self._norm.get(el)
+        if done is None:
+            done = self._norm[el] = norm(self._raw.get(el, ""))
+        return done
 
 
 def _elements(root: etree._Element) -> Iterable[etree._Element]:
@@ -270,6 +274,8 @@ def find_hits(page: _Page, value: str, common: set[tuple[str, ...]] | None = Non
     leaf_eq, attr_eq, inner_eq, leaf_in, inner_in, attr_in = [], [], [], [], [], []
     for el in page.elements:
         text = page.texts.text(el)
+        if value not in text and not any(value in a or a in value for a in el.attrib.values()):
+            continue  # most elements: nothing to look at
         leaf = _is_leaf(el)
         if text == value:
             (leaf_eq if leaf else inner_eq).append(_Hit(el, "text", False, text))
@@ -456,7 +462,11 @@ def _common_suffix(xs: list[str]) -> str:
 
 
 def _check(rule: FieldRule, page: _Page, expected: list[str]) -> float:
-    """How well a rule does on one sample: 1.0 exact; for lists, F1 of the values found."""
+    """How well a rule does on one sample: 1.0 exact; for lists, the share of values found.
+
+    Extra list items are not penalised here: a user lists a few comments of many. Among rules
+    finding the same share, :func:`_extras` prefers the one adding fewest unlisted items.
+    """
     got = rule.extract(page.root, page.texts)
 
     def same(g: str, w: str) -> bool:
@@ -467,10 +477,12 @@ def _check(rule: FieldRule, page: _Page, expected: list[str]) -> float:
     got = got or []
     if not got or not expected:
         return 0.0
-    found = sum(1 for v in expected if any(same(g, v) for g in got))
-    precision = sum(1 for g in got if any(same(g, v) for v in expected)) / len(got)
-    recall = found / len(expected)
-    return 0.0 if not found else 2 * precision * recall / (precision + recall)
+    return sum(1 for v in expected if any(same(g, v) for g in got)) / len(expected)
+
+
+def _extras(rule: FieldRule, page: _Page, expected: list[str]) -> int:
+    got = rule.extract(page.root, page.texts) or []
+    return sum(1 for g in got if g not in expected)
 
 
 def learn_wrapper(
@@ -579,10 +591,12 @@ def _learn_many(label, pages, wanted, hits, usable) -> FieldRule | None:
     variants.extend(p for _, p in paths)
     contains = [(h, v) for _, v, h in instances if h.contains][:4]
     regex = _regex_for(contains) if contains else None
-    best: tuple[float, int, FieldRule] | None = None
+    best: tuple[tuple[float, int, int], FieldRule] | None = None
     for rule in _rules_for(label, part, variants, True, regex):
         score = sum(_check(rule, pages[s], wanted[s]) for s in usable)
-        key = (score, -len(rule.css))
-        if best is None or key > best[:2]:
-            best = (score, -len(rule.css), rule)
-    return best[2] if best and best[0] > 0 else None
+        if score == 0:
+            continue
+        key = (score, -sum(_extras(rule, pages[s], wanted[s]) for s in usable), -len(rule.css))
+        if best is None or key > best[0]:
+            best = (key, rule)
+    return best[1] if best else None
