@@ -568,6 +568,8 @@ def test_cli_truth_dump(tmp_path, capsys) -> None:
     (["demo", "truth", "--out", "X", "--members", "2"], "--members must be 5..100000"),
     (["demo", "serve", "--port", "70000"], "--port must be 0..65535"),
     (["demo", "serve", "--captcha-difficulty", "9"], "--captcha-difficulty must be 0..3"),
+    (["demo", "serve", "--start-time", "2019-01-01"], "--start-time '2019-01-01' is before"),
+    (["demo", "serve", "--rate-limit", "-1"], "--rate-limit must be >= 0"),
 ])
 def test_cli_bad_input_one_line_error(args, message, capsys, tmp_path) -> None:
     args = [str(tmp_path / a) if a == "X" else a for a in args]

@@ -56,7 +56,7 @@ def serve(port: int, seed: int, members: int, threads: int | None, captcha_diffi
         captcha_difficulty=captcha_difficulty, require_captcha=not no_captcha,
         session_ttl_seconds=session_ttl, session_max_requests=session_max_requests,
         lock_after_failures=lock_after, lock_seconds=lock_seconds, rate_limit=rate_limit,
-        start_time=parse_site_time(start_time) if start_time else None,
+        start_time=parse_site_time(start_time, "--start-time") if start_time else None,
         log_requests=log_requests,
     )
     if admin_token is not None:

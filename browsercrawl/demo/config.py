@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from browsercrawl.demo.captcha_image import MAX_DIFFICULTY
+from browsercrawl.demo.content import SITE_EPOCH
 from browsercrawl.errors import UserError
 
 HOST = "127.0.0.1"  # the demo site never listens on any other address
@@ -53,6 +54,8 @@ class DemoConfig:
             (self.lock_seconds >= 0, f"--lock-seconds must be >= 0, got {self.lock_seconds}"),
             (self.rate_limit >= 0, f"--rate-limit must be >= 0, got {self.rate_limit}"),
             (bool(self.admin_token), "--admin-token must not be empty"),
+            (self.start_time is None or self.start_time >= SITE_EPOCH,
+             f"--start-time must not be before {SITE_EPOCH:%Y-%m-%dT%H:%M:%SZ}"),
         ]
         for ok, message in checks:
             if not ok:

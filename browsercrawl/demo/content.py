@@ -176,6 +176,8 @@ class PostStream:
         if self._next_time is not None and self._next_time > until:
             return
         with lock:
+            if self._next_time is not None and self._next_time > until:  # another thread did it
+                return
             faker.random = self.rng
             rate_per_second = self.member.posting_rate / 86400
             t = self._next_time or (SITE_EPOCH - POST_HISTORY)

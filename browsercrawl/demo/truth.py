@@ -38,7 +38,7 @@ from browsercrawl.demo.state import page_count
 from browsercrawl.errors import UserError
 
 
-def parse_site_time(text: str | None) -> datetime:
+def parse_site_time(text: str | None, flag: str = "--at") -> datetime:
     """``None`` -> the site's start; ``+N`` -> N seconds after it; else an ISO 8601 time."""
     if not text:
         return SITE_EPOCH
@@ -48,10 +48,10 @@ def parse_site_time(text: str | None) -> datetime:
         t = parse_iso(text)
     except (ValueError, OverflowError):
         raise UserError(
-            f"--at {text!r}: expected an ISO time like 2024-06-02T00:00:00Z or +SECONDS"
+            f"{flag} {text!r}: expected an ISO time like 2024-06-02T00:00:00Z or +SECONDS"
         ) from None
     if t < SITE_EPOCH:
-        raise UserError(f"--at {text!r} is before the site's start {iso(SITE_EPOCH)}")
+        raise UserError(f"{flag} {text!r} is before the site's start {iso(SITE_EPOCH)}")
     return t
 
 
