@@ -80,6 +80,16 @@ class CrawlSummary:
         return dict(self.__dict__)
 
 
+def launch_options(job: JobConfig, opts: CrawlOptions) -> LaunchOptions:
+    """How the crawl starts Chromium; shared with ``browsercrawl induce`` so both render alike."""
+    return LaunchOptions(
+        executable=job.browser.executable,
+        headless=job.browser.headless and not opts.headed,
+        slow_mo_ms=opts.slow_mo_ms if opts.slow_mo_ms is not None else job.browser.slow_mo_ms,
+        extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)],
+    )
+
+
 def remove_database(path: Path) -> None:
     """Delete a crawl database and its WAL files (``--fresh``)."""
     for suffix in ("", "-wal", "-shm"):
@@ -103,7 +113,7 @@ class Crawler:
         self.job = job
         self.opts = options or CrawlOptions()
         self.hooks = hooks or []
-        self._context_factory = context_factory
+        self.context_factory = context_factory  # public: a caller may replace it before run()
         self._link_priority = link_priority or (lambda req, url, text: float(req.depth + 1))
         self._tables = tables
         self.scope = Scope(job.scope, job.seeds)
@@ -165,17 +175,9 @@ class Crawler:
 
                 pw_manager = async_playwright()
                 pw = await pw_manager.__aenter__()
-                launch = LaunchOptions(
-                    executable=self.job.browser.executable,
-                    headless=self.job.browser.headless and not self.opts.headed,
-                    slow_mo_ms=self.opts.slow_mo_ms
-                    if self.opts.slow_mo_ms is not None
-                    else self.job.browser.slow_mo_ms,
-                    extra_args=[*self.job.browser.extra_args, *launch_args_for(self.job.rendering)],
-                )
-                browser = await launch_chromium(pw, launch)
+                browser = await launch_chromium(pw, launch_options(self.job, self.opts))
                 self.browser_fetcher = BrowserFetcher(
-                    browser, self.job.rendering, pol.concurrency, self.hooks, self._context_factory
+                    browser, self.job.rendering, pol.concurrency, self.hooks, self.context_factory
                 )
             self._install_signals()
             progress.start()
