@@ -75,6 +75,7 @@ class CrawlSummary:
     tabs_opened: int
     interrupted: bool
     adaptive: dict[str, str] = field(default_factory=dict)
+    session: dict[str, Any] = field(default_factory=dict)  # logins, re-logins, retired accounts
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -114,6 +115,7 @@ class Crawler:
         self.opts = options or CrawlOptions()
         self.hooks = hooks or []
         self.context_factory = context_factory  # public: a caller may replace it before run()
+        self.session_part: Any = None  # set by browsercrawl.session: .summary() and .fatal (a LoginError)
         self._link_priority = link_priority or (lambda req, url, text: float(req.depth + 1))
         self._tables = tables
         self.scope = Scope(job.scope, job.seeds)
@@ -209,7 +211,7 @@ class Crawler:
         total = await db.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
         await db.close()
         seconds = time.monotonic() - started
-        return CrawlSummary(
+        summary = CrawlSummary(
             database=str(path),
             pages_stored=writer.pages_stored,
             pages_total=total,
@@ -226,7 +228,11 @@ class Crawler:
             tabs_opened=self.browser_fetcher.tabs_opened if self.browser_fetcher else 0,
             interrupted=self._interrupted,
             adaptive=self.router.summary() if self.router else {},
+            session=self.session_part.summary() if self.session_part is not None else {},
         )
+        if self.session_part is not None and self.session_part.fatal is not None:
+            raise self.session_part.fatal  # e.g. every account locked: exit 3 with the reason
+        return summary
 
     def _install_signals(self) -> None:
         loop = asyncio.get_running_loop()
