@@ -32,6 +32,7 @@ from rapidfuzz.distance import Levenshtein  # noqa: E402
 
 from browsercrawl.captcha import datasets, preprocess  # noqa: E402
 from browsercrawl.captcha.profile import Profile  # noqa: E402
+from browsercrawl.captcha.threads import single_threaded  # noqa: E402
 from browsercrawl.captcha.train import load_samples, train_to_file  # noqa: E402
 
 DDDD_VENV = Path("/tmp/bc-bench-ddddocr")
@@ -96,7 +97,8 @@ def run_profile(prof: Profile, test: list[tuple[Path, str]]) -> list[tuple[str, 
     out = []
     for p, lab in test:
         t = time.perf_counter()
-        text, _ = rec.recognise(preprocess.apply(preprocess.decode_image(p.read_bytes()), prof.steps))
+        with single_threaded():
+            text, _ = rec.recognise(preprocess.apply(preprocess.decode_image(p.read_bytes()), prof.steps))
         out.append((lab, text, (time.perf_counter() - t) * 1000))
     return out
 

@@ -8,6 +8,10 @@ flow calls :func:`solve_captcha_on_page`, submits, and on rejection calls it aga
 
 from __future__ import annotations
 
+import asyncio
+
+from playwright.async_api import Error as PlaywrightError
+
 from browsercrawl.captcha.solver import CaptchaSolver, Solution
 from browsercrawl.errors import UserError
 
@@ -18,11 +22,16 @@ async def captcha_image_bytes(page, image_selector: str, refresh_selector: str |
     if refresh_selector:
         old = await img.get_attribute("src") if await img.count() else None
         await page.locator(refresh_selector).first.click()
-        if old is not None:
-            await page.wait_for_function(
-                "([sel, old]) => { const e = document.querySelector(sel); return e && e.getAttribute('src') !== old; }",
-                arg=[image_selector, old], timeout=10_000,
-            )
+        # the refresh may swap the src in place or reload the whole page: poll for a new src
+        deadline = asyncio.get_running_loop().time() + 10
+        while asyncio.get_running_loop().time() < deadline:
+            await page.wait_for_load_state()
+            try:
+                if await img.count() and await img.get_attribute("src") != old:
+                    break
+            except PlaywrightError:  # the old document went away mid-call
+                pass
+            await asyncio.sleep(0.1)
     if await img.count() == 0:
         raise UserError(f"{page.url}: no CAPTCHA image matches {image_selector!r}")
     await img.wait_for(state="visible", timeout=10_000)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from browsercrawl.captcha import preprocess
 from browsercrawl.captcha.profile import Profile
 from browsercrawl.captcha.recognise import Recogniser
+from browsercrawl.captcha.threads import single_threaded
 
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="captcha")
 
@@ -40,8 +41,9 @@ class CaptchaSolver:
         return cls(Profile() if path is None else Profile.load(path))
 
     def solve_sync(self, image: bytes) -> Solution:
-        img = preprocess.decode_image(image)
-        text, conf = self.recogniser.recognise(preprocess.apply(img, self.profile.steps))
+        with single_threaded():
+            img = preprocess.decode_image(image)
+            text, conf = self.recogniser.recognise(preprocess.apply(img, self.profile.steps))
         return Solution(text, float(conf), self.recogniser.name)
 
     async def solve(self, image: bytes) -> Solution:

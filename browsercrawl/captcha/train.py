@@ -28,6 +28,7 @@ from browsercrawl.captcha.recognise import (
     char_features,
     train_mlp,
 )
+from browsercrawl.captcha.threads import single_threaded
 from browsercrawl.errors import UserError
 
 Log = Callable[[str], None]
@@ -95,7 +96,8 @@ def evaluate(rec: Recogniser, steps: list[dict[str, Any]], samples: Samples) -> 
     exact, char_ok, char_total = 0, 0.0, 0
     t0 = time.perf_counter()
     for img, label in samples:
-        text, _ = rec.recognise(preprocess.apply(img, steps))
+        with single_threaded():
+            text, _ = rec.recognise(preprocess.apply(img, steps))
         exact += text == label
         char_ok += max(0, len(label) - Levenshtein.distance(text, label))
         char_total += len(label)
@@ -128,7 +130,8 @@ def train_chars(
                 ys.append(y)
     if len(set(ys)) < 2:
         raise UserError("too few usable samples to train a character classifier (segmentation failed)")
-    mlp = train_mlp(np.stack(feats), ys, seed)
+    with single_threaded():
+        mlp = train_mlp(np.stack(feats), ys, seed)
     meta = {"kind": "chars", "classes": mlp.classes, "segmentation": segmentation, "deskew": deskew,
             "layers": len(mlp.weights)}
     arrays = {f"mlp_w{i}": w for i, w in enumerate(mlp.weights)}
@@ -144,8 +147,9 @@ def train_ctc_model(
     grays = [preprocess.apply(img, steps) for img, _ in samples]
     aspect = float(np.median([g.shape[1] / g.shape[0] for g in grays]))
     width = ctc.input_width(aspect)
-    net = ctc.train_ctc([ctc.to_input(g, width) for g in grays], [lab for _, lab in samples],
-                        priors.charset, width, budget_s, seed, log)
+    with single_threaded():
+        net = ctc.train_ctc([ctc.to_input(g, width) for g in grays], [lab for _, lab in samples],
+                            priors.charset, width, budget_s, seed, log)
     return {"kind": "ctc", "charset": priors.charset, "width": width}, net.to_arrays()
 
 

@@ -1,0 +1,108 @@
+"""In a real Chromium: log in to the demo site through its CAPTCHA, and label images by hand.
+
+The demo site's ``captcha_answer_for`` oracle is used only to check answers, never to solve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from browsercrawl.captcha import datasets
+from browsercrawl.captcha.browser import captcha_image_bytes, solve_captcha_on_page
+from browsercrawl.captcha.label import label_folder
+from browsercrawl.captcha.samples import load_labelled_folder, record_verified_sample
+from browsercrawl.captcha.solver import CaptchaSolver
+from browsercrawl.captcha.train import load_samples, train_to_file
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def demo_model(tmp_path_factory) -> Path:
+    """A per-character model of the demo CAPTCHA trained on 200 generated samples (seconds)."""
+    base = tmp_path_factory.mktemp("demo-captcha")
+    pairs = datasets.generate("demo", base / "train", 200, seed=31)
+    model = base / "demo.npz"
+    from browsercrawl.captcha.train import CHAR_VARIANTS
+
+    colour = next(steps for name, steps, _ in CHAR_VARIANTS if name == "colour-components")
+    train_to_file(load_samples(pairs), model, "chars", 10, None, steps=colour)
+    return model
+
+
+async def _nonce(page) -> str:
+    src = await page.get_attribute("#captcha-img", "src")
+    return re.search(r"r=([0-9a-f]+)", src).group(1)
+
+
+async def test_login_with_wrong_answer_then_solved_captcha(browser, demo_model, tmp_path) -> None:
+    from browsercrawl.demo.app import run_demo_site
+    from browsercrawl.demo.auth import password_for
+    from browsercrawl.demo.config import DemoConfig
+
+    solver = CaptchaSolver.from_profile(str(demo_model))
+    async with run_demo_site(DemoConfig(port=0, members=12, seed=4)) as site:
+        name = site.state.content.members[0].name
+        page = await browser.new_page()
+        await page.goto(site.url + "/login")
+
+        # 1. a deliberately wrong answer is rejected, and the site shows a fresh image
+        first = await _nonce(page)
+        truth = site.state.captcha_answer_for(first)
+        await page.fill("#username", name)
+        await page.fill("#password", password_for(name, 4))
+        await page.fill("#captcha", "22222" if truth != "22222" else "33333")
+        await page.click("#login-submit")
+        await page.wait_for_load_state()
+        assert (await page.text_content(".error")).strip() == "wrong captcha"
+        assert await _nonce(page) != first
+
+        # 2. the "new image" link gives another challenge; solving reads the screenshot
+        before = await _nonce(page)
+        png = await captcha_image_bytes(page, "#captcha-img", refresh_selector="#captcha-new")
+        assert png.startswith(b"\x89PNG") and await _nonce(page) != before
+
+        # 3. solve and submit until the site accepts (the login code's retry loop, in small)
+        attempts, right = 0, 0
+        while attempts < 10:
+            attempts += 1
+            await page.fill("#username", name)
+            await page.fill("#password", password_for(name, 4))
+            nonce = await _nonce(page)
+            shot = await captcha_image_bytes(page, "#captcha-img")
+            sol = await solve_captcha_on_page(page, solver, "#captcha-img", "#captcha")
+            truth = site.state.captcha_answer_for(nonce)
+            assert await page.input_value("#captcha") == sol.text
+            right += sol.text == truth
+            await page.click("#login-submit")
+            await page.wait_for_load_state()
+            if page.url.endswith("/feed"):
+                assert sol.text == truth
+                saved = record_verified_sample(tmp_path / "verified", shot, sol.text)
+                break
+            assert (await page.text_content(".error")).strip() == "wrong captcha"
+            assert sol.text != truth
+        assert page.url.endswith("/feed"), f"not logged in after {attempts} attempts"
+        assert load_labelled_folder(tmp_path / "verified") == [(saved, sol.text)]
+
+
+async def test_label_command_saves_what_the_person_types(browser, tmp_path) -> None:
+    import random
+
+    for i, text in enumerate(["AB34", "XY78"]):
+        (tmp_path / f"img{i}.png").write_bytes(datasets.render_lined(text, random.Random(i)))
+    page = await browser.new_page()
+    task = asyncio.create_task(label_folder(page, tmp_path))
+    for answer in ["AB34", ""]:  # type one, skip the other
+        await page.wait_for_selector("#answer")
+        await page.wait_for_function("document.querySelector('#captcha').complete")
+        await page.fill("#answer", answer)
+        await page.press("#answer", "Enter")
+        await page.wait_for_timeout(100)
+    assert await asyncio.wait_for(task, 10) == 1
+    assert (tmp_path / "labels.csv").read_text().splitlines() == ["file,label", "img0.png,AB34"]
+    assert [lab for _, lab in load_labelled_folder(tmp_path)] == ["AB34"]

@@ -1,0 +1,113 @@
+"""The ``browsercrawl captcha`` commands end to end, and their one-line errors on bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browsercrawl.captcha import datasets
+from browsercrawl.captcha.samples import load_labelled_folder, record_verified_sample
+from browsercrawl.errors import UserError
+
+BIN = str(Path(sys.executable).with_name("browsercrawl"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([BIN, "captcha", *args], capture_output=True, text=True, timeout=240)
+
+
+@pytest.fixture(scope="module")
+def sets(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("cli")
+    datasets.generate("lined", base / "train", 100, seed=21)
+    datasets.generate("lined", base / "test", 30, seed=22)
+    return base / "train", base / "test"
+
+
+def test_train_eval_solve_contract(sets, tmp_path) -> None:
+    train, test = sets
+    model = tmp_path / "lined.npz"
+    r = run("train", str(train), "--out", str(model), "--kind", "chars")
+    assert r.returncode == 0, r.stderr
+    assert model.is_file() and "wrote" in r.stdout
+    r = run("eval", str(test), "--model", str(model), "--json")
+    assert r.returncode == 0, r.stderr
+    score = json.loads(r.stdout)
+    assert {"exact", "per_char", "ms_per_image"} <= set(score)
+    assert score["exact"] >= 0.4 and score["per_char"] >= 0.75 and score["ms_per_image"] < 50
+    img, label = load_labelled_folder(test)[0]
+    r = run("solve", str(img), "--model", str(model), "--json")
+    out = json.loads(r.stdout)
+    assert out["recogniser"] == "chars" and 4 <= len(out["text"]) <= 6 and 0 <= out["confidence"] <= 1
+
+
+def test_tune_writes_a_usable_profile(sets, tmp_path) -> None:
+    train, test = sets
+    r = run("tune", str(train), "--out", str(tmp_path / "prof"), "--name", "lined", "--no-ctc")
+    assert r.returncode == 0, r.stderr
+    prof = Path(r.stdout.strip())
+    data = json.loads(prof.read_text())
+    assert data["charset"] and data["min_len"] == 4 and data["max_len"] == 6
+    assert "tesseract/" in r.stderr and "chars/" in r.stderr and "best:" in r.stderr
+    r = run("eval", str(test), "--profile", str(prof), "--json")
+    assert json.loads(r.stdout)["exact"] >= 0.3
+
+
+def test_debug_writes_each_stage(sets, tmp_path) -> None:
+    img, _ = load_labelled_folder(sets[1])[0]
+    r = run("debug", str(img), "--out", str(tmp_path / "dbg"))
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in (tmp_path / "dbg").iterdir())
+    assert names[0] == "00-input.png" and any("binarise_otsu" in n for n in names)
+    assert names[-1].endswith("segments.png")
+
+
+def test_labelled_folder_forms_and_recording(tmp_path) -> None:
+    png = datasets.render_lined("AB12", __import__("random").Random(0))
+    p = record_verified_sample(tmp_path / "verified", png, "AB12")
+    assert p.name.endswith("_AB12.png") and p.read_bytes() == png
+    assert load_labelled_folder(tmp_path / "verified") == [(p, "AB12")]
+    (tmp_path / "csv").mkdir()
+    (tmp_path / "csv" / "x.png").write_bytes(png)
+    (tmp_path / "csv" / "labels.csv").write_text("file,label\nx.png,AB12\n")
+    assert load_labelled_folder(tmp_path / "csv")[0][1] == "AB12"
+    with pytest.raises(UserError, match="bad label"):
+        record_verified_sample(tmp_path / "verified", png, "a/b")
+
+
+@pytest.mark.parametrize(
+    ("setup", "args", "message"),
+    [
+        (lambda d: None, ["eval", "{d}/missing"], "missing: not a directory of labelled CAPTCHA images"),
+        (lambda d: (d / "img.png").write_bytes(b"x"), ["eval", "{d}"], "img.png: no label in the name"),
+        (lambda d: (d / "labels.csv").write_text("name,answer\n"), ["eval", "{d}"],
+         "labels.csv: needs a header line with columns file,label"),
+        (lambda d: (d / "labels.csv").write_text("file,label\ngone.png,AB\n"), ["eval", "{d}"],
+         "labels.csv:2: image 'gone.png' not found"),
+        (lambda d: (d / "p.json").write_text('{"steps": [{"step": "blurr"}]}'),
+         ["solve", "{d}/p.json", "--profile", "{d}/p.json"], "p.json: steps[0]: unknown step 'blurr'"),
+        (lambda d: (d / "m.npz").write_bytes(b"junk"), ["eval", "{d}", "--model", "{d}/m.npz"],
+         "m.npz: not a browsercrawl CAPTCHA model"),
+        (lambda d: None, ["train", "{d}", "--out", "{d}/model.bin"], "model.bin: the model file must end in .npz"),
+        (lambda d: None, ["solve", "{d}/nope.png"], "nope.png: image not found"),
+    ],
+)
+def test_bad_input_gives_one_line_error(tmp_path, setup, args, message) -> None:
+    setup(tmp_path)
+    r = run(*[a.format(d=tmp_path) for a in args])
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("browsercrawl: error: ") and message in lines[0], lines
+    assert "Traceback" not in r.stderr
+
+
+def test_label_without_display_fails_clearly(tmp_path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    r = subprocess.run([BIN, "captcha", "label", str(tmp_path)], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert r.returncode == 4 and "needs a display" in r.stderr
