@@ -1,0 +1,239 @@
+"""What every way of logging in shares: attempts, CAPTCHA retries, verification, clear failures.
+
+A login *attempt* (a recorded flow, or the automatic form filler) drives the page up to the
+submit. This module then decides: logged in (the signal holds), or which failure it was. A wrong
+password or a locked account stops at once - retrying would only lock the account - while a wrong
+CAPTCHA (or an unexplained failure on a page with a CAPTCHA) retries with a fresh image. Failed
+logins leave a Playwright trace when asked, and ``pause_on_error`` keeps a headed browser open at
+the failing step so a person can look.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from browsercrawl.errors import LoginError
+from browsercrawl.session.config import (
+    DEFAULT_CAPTCHA_TEXTS,
+    DEFAULT_FAILURE_TEXTS,
+    DEFAULT_LOCKED_TEXTS,
+    CaptchaConfig,
+    LoggedInSignal,
+    LoggedOutSignal,
+    SessionConfig,
+)
+from browsercrawl.session.detect import Detector, logged_in
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext, Page
+
+    from browsercrawl.captcha.solver import CaptchaSolver
+
+log = logging.getLogger(__name__)
+
+_ERROR_TEXT_JS = """() => {
+  const els = document.querySelectorAll('[role=alert], .error, .errors, .alert, .flash, .notice, .message');
+  return [...els].map(e => (e.innerText || '').trim()).filter(Boolean).join(' | ').slice(0, 300);
+}"""
+
+
+class AccountLocked(LoginError):
+    """The site says the account is locked, banned or suspended: retire it, do not retry."""
+
+
+class WrongCredentials(LoginError):
+    """The site rejected the username or password: retrying would only lock the account."""
+
+
+@dataclass
+class CaptchaSeen:
+    """A CAPTCHA an attempt answered; kept so an accepted answer becomes a training sample."""
+
+    image: bytes
+    answer: str
+
+
+@dataclass
+class LoginSettings:
+    """Everything a login needs besides the account: signals, texts, CAPTCHA, debugging."""
+
+    logged_in: LoggedInSignal = field(default_factory=LoggedInSignal)
+    logged_out: LoggedOutSignal = field(default_factory=LoggedOutSignal)
+    login_url: str | None = None
+    captcha: CaptchaConfig = field(default_factory=CaptchaConfig)
+    failure_texts: list[str] = field(default_factory=lambda: list(DEFAULT_FAILURE_TEXTS))
+    locked_texts: list[str] = field(default_factory=lambda: list(DEFAULT_LOCKED_TEXTS))
+    timeout_seconds: float = 30.0
+    trace_dir: Path | None = None
+    pause_on_error: bool = False
+    captcha_base_dir: Path = Path(".")
+    _solver: CaptchaSolver | None = None
+
+    @classmethod
+    def from_config(cls, cfg: SessionConfig, **kw) -> LoginSettings:
+        return cls(
+            logged_in=cfg.logged_in,
+            logged_out=cfg.logged_out,
+            login_url=cfg.login_url,
+            captcha=cfg.captcha,
+            failure_texts=cfg.failure_texts,
+            locked_texts=cfg.locked_texts,
+            timeout_seconds=cfg.login_timeout_seconds,
+            captcha_base_dir=cfg.base_dir,
+            **kw,
+        )
+
+    @property
+    def detector(self) -> Detector:
+        return Detector(self.logged_out, self.login_url)
+
+    def solver(self) -> CaptchaSolver:
+        """The CAPTCHA solver, built on first use (loading a model costs time)."""
+        if self._solver is None:
+            from browsercrawl.captcha.solver import CaptchaSolver
+
+            profile = self.captcha.profile
+            if profile and not Path(profile).is_absolute():
+                profile = str(self.captcha_base_dir / profile)
+            self._solver = CaptchaSolver.from_profile(profile)
+        return self._solver
+
+    def samples_dir(self) -> Path | None:
+        d = self.captcha.samples_dir
+        if not d:
+            return None
+        return Path(d) if Path(d).is_absolute() else self.captcha_base_dir / d
+
+
+@dataclass
+class LoginOutcome:
+    attempts: int
+    captchas_solved: int
+    url: str
+
+
+# attempt(page, attempt number) -> the CAPTCHA answered in it, if any
+Attempt = Callable[["Page", int], Awaitable[CaptchaSeen | None]]
+
+
+async def solve_captcha(page: Page, settings: LoginSettings, image_sel: str, input_sel: str) -> CaptchaSeen:
+    """Screenshot the CAPTCHA, solve it with the real solver, type the answer."""
+    from browsercrawl.captcha.browser import captcha_image_bytes
+
+    image = await captcha_image_bytes(page, image_sel)
+    solution = await settings.solver().solve(image)
+    await page.locator(input_sel).first.fill(solution.text)
+    log.info("CAPTCHA answered %r (confidence %.2f, %s)", solution.text, solution.confidence,
+             solution.recogniser)
+    return CaptchaSeen(image, solution.text)
+
+
+async def failure_kind(page: Page, settings: LoginSettings) -> tuple[str, str]:
+    """('locked' | 'credentials' | 'captcha' | 'unknown', what the page says)."""
+    try:
+        shown = await page.evaluate(_ERROR_TEXT_JS)
+        body = (await page.evaluate("() => document.body ? document.body.innerText : ''")).lower()
+    except Exception:
+        return "unknown", ""
+    said = shown or ""
+    low = said.lower() or body
+    if any(t.lower() in low for t in settings.locked_texts):
+        return "locked", said or "account locked"
+    if any(t.lower() in low for t in settings.failure_texts):
+        return "credentials", said or "wrong username or password"
+    if any(t in low for t in DEFAULT_CAPTCHA_TEXTS) and said:
+        return "captcha", said
+    return "unknown", said
+
+
+async def run_login(
+    page: Page,
+    attempt: Attempt,
+    settings: LoginSettings,
+    *,
+    who: str,
+    where: str,
+    has_captcha: Callable[[], bool] = lambda: True,
+) -> LoginOutcome:
+    """Run ``attempt`` until the logged-in signal holds; raise a one-line :class:`LoginError` if not.
+
+    ``who`` names the account and ``where`` the login URL or flow file in error messages (never
+    the password).
+    """
+    detector = settings.detector
+    captchas = 0
+    max_attempts = settings.captcha.max_attempts
+    last = ""
+    for n in range(1, max_attempts + 1):
+        seen = await attempt(page, n)
+        captchas += seen is not None
+        with contextlib.suppress(Exception):
+            await page.wait_for_load_state("load", timeout=settings.timeout_seconds * 1000)
+        if await logged_in(page, settings.logged_in, detector):
+            if seen is not None and (folder := settings.samples_dir()) is not None:
+                from browsercrawl.captcha.samples import record_verified_sample
+
+                with contextlib.suppress(Exception):
+                    record_verified_sample(folder, seen.image, seen.answer)
+            return LoginOutcome(n, captchas, page.url)
+        kind, said = await failure_kind(page, settings)
+        detail = f" (the site says: {said})" if said else ""
+        if kind == "locked":
+            raise AccountLocked(f"login as {who} at {where} failed: account locked or banned{detail}")
+        if kind == "credentials":
+            raise WrongCredentials(f"login as {who} at {where} failed: wrong username or password{detail}")
+        if seen is None and not has_captcha():
+            raise LoginError(
+                f"login as {who} at {where} did not reach the logged-in state{detail or ' (no error shown)'}"
+            )
+        last = said or "the logged-in signal did not appear"
+        log.info("login attempt %d as %s failed (%s); retrying with a fresh CAPTCHA", n, who, last)
+    raise LoginError(
+        f"login as {who} at {where} failed: CAPTCHA not accepted after {max_attempts} attempts ({last})"
+    )
+
+
+async def traced_login(
+    context: BrowserContext,
+    settings: LoginSettings,
+    body: Callable[[Page], Awaitable[LoginOutcome]],
+    *,
+    page: Page | None = None,
+) -> LoginOutcome:
+    """Run a login in ``page`` (or a new tab); on failure save a trace and maybe pause."""
+    own = page is None
+    if settings.trace_dir is not None:
+        await context.tracing.start(screenshots=True, snapshots=True)
+    tab = page or await context.new_page()
+    try:
+        outcome = await body(tab)
+    except Exception as exc:
+        if settings.trace_dir is not None:
+            settings.trace_dir.mkdir(parents=True, exist_ok=True)
+            path = settings.trace_dir / f"login-failed-{int(time.time() * 1000)}.zip"
+            with contextlib.suppress(Exception):
+                await context.tracing.stop(path=str(path))
+                log.warning("trace of the failed login saved to %s (playwright show-trace %s)", path, path)
+        if settings.pause_on_error and not tab.is_closed():
+            click.echo(f"browsercrawl: paused at the failing step ({exc}); close the browser to go on",
+                       err=True)
+            with contextlib.suppress(Exception):
+                await tab.wait_for_event("close", timeout=0)
+        raise
+    else:
+        if settings.trace_dir is not None:
+            with contextlib.suppress(Exception):
+                await context.tracing.stop()
+        return outcome
+    finally:
+        if own and not tab.is_closed():
+            with contextlib.suppress(Exception):
+                await tab.close()

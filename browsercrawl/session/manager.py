@@ -1,0 +1,354 @@
+"""Keeping a crawl logged in: contexts per account, detection of a lost session, one re-login, retry.
+
+:class:`SessionManager` plugs into the engine twice. As the ``ContextFactory`` it gives every new
+browser context an account (spread evenly over the pool) and logs it in - or, when the engine
+recycles a context, carries the old one's cookies, localStorage and sessionStorage over so no new
+login is needed. As a :class:`PageHook` it paces each account (``before_navigation``), and after
+each navigation asks the :class:`Detector` whether the page was served logged out; if so it holds
+the host in the scheduler, logs that context in again (one login per context at a time: other tabs
+that saw the same loss wait and then only re-navigate), re-navigates, and releases the host. A
+page that still looks logged out is refused (``result.store = False``: the engine re-queues it),
+so a login page is never stored as content. Locked or rejected accounts are retired and reported;
+with no account left the crawl stops and ``browsercrawl crawl`` exits 3 with the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.errors import LoginError, UserError
+from browsercrawl.session.config import Account, SessionConfig, resolve_password
+from browsercrawl.session.flow import load_flow, replay_flow
+from browsercrawl.session.formlogin import form_login
+from browsercrawl.session.login import AccountLocked, LoginSettings, WrongCredentials, traced_login
+from browsercrawl.session.state import (
+    SessionState,
+    capture_state,
+    load_state,
+    restore_session_storage,
+    save_state,
+)
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext, Page
+
+    from browsercrawl.config import JobConfig
+    from browsercrawl.engine.crawler import Crawler
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class AccountSlot:
+    """One account of the pool and what the crawl knows about it (never its password)."""
+
+    account: Account | None  # None: a saved state with no account to log in again with
+    index: int
+    retired: str | None = None
+    state: SessionState | None = None
+    contexts: int = 0
+    logins: int = 0
+    next_at: float = 0.0
+    pace_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def name(self) -> str:
+        return self.account.username if self.account else "(saved state)"
+
+
+@dataclass(eq=False)
+class ContextInfo:
+    """The account a browser context is logged in as; ``generation`` counts its logins."""
+
+    slot: AccountSlot
+    generation: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class SessionManager(PageHook):
+    """The session part of a crawl: a context factory plus a page hook (see module docstring)."""
+
+    def __init__(
+        self,
+        cfg: SessionConfig,
+        job: JobConfig,
+        *,
+        job_path: Path | None = None,
+        trace_dir: Path | None = None,
+    ) -> None:
+        self.cfg = cfg
+        self.job = job
+        self.where = str(job_path or "job.toml")
+        self.settings = LoginSettings.from_config(cfg, trace_dir=trace_dir)
+        self.detector = self.settings.detector
+        self.flow = load_flow(cfg.path(cfg.flow)) if cfg.flow else None
+        if self.flow is not None and self.settings.logged_in.is_empty():
+            self.settings.logged_in = self.flow.logged_in
+        self.slots = [AccountSlot(a, i) for i, a in enumerate(cfg.accounts)] or [AccountSlot(None, 0)]
+        self.contexts: dict[BrowserContext, ContextInfo] = {}
+        self.crawler: Crawler | None = None
+        self.fatal: LoginError | None = None
+        self.logins = 0
+        self.relogins = 0
+        self.pages_refused = 0
+        self.lost_reasons: Counter[str] = Counter()
+        self.retired: list[dict[str, str]] = []
+        self._holds: Counter[str] = Counter()
+        if cfg.method == "state":
+            self._load_saved_states()
+
+    # -- wiring ------------------------------------------------------------------------------
+    def attach(self, crawler: Crawler) -> None:
+        """Become the crawler's context factory and report into its summary."""
+        self.crawler = crawler
+        crawler.context_factory = self.new_context
+        crawler.session_part = self
+
+    def _load_saved_states(self) -> None:
+        for slot in self.slots:
+            path = self.cfg.state_path(slot.account.username if slot.account else None)
+            if path is not None:
+                slot.state = load_state(path)
+
+    def can_log_in(self) -> bool:
+        return bool(self.cfg.accounts) and (self.flow is not None or bool(self.cfg.login_url))
+
+    def summary(self) -> dict[str, Any]:
+        """Counters for the crawl summary (no secrets: usernames and reasons only)."""
+        return {
+            "logins": self.logins,
+            "relogins": self.relogins,
+            "login_pages_refused": self.pages_refused,
+            "accounts_retired": list(self.retired),
+            "logins_per_account": {s.name: s.logins for s in self.slots},
+            "sessions_lost": dict(self.lost_reasons),
+            "fatal": str(self.fatal) if self.fatal else None,
+        }
+
+    # -- contexts ----------------------------------------------------------------------------
+    async def new_context(self, previous: BrowserContext | None) -> BrowserContext:
+        """The ContextFactory: a logged-in context (state carried over when recycling)."""
+        assert self.crawler is not None and self.crawler.browser_fetcher is not None
+        browser = self.crawler.browser_fetcher.browser
+        if previous is not None and previous in self.contexts:
+            info = self.contexts[previous]
+            if info.slot.retired is None:
+                with contextlib.suppress(Exception):
+                    info.slot.state = await capture_state(previous)
+                ctx = await self._open(browser, info.slot.state)
+                self._register(ctx, info.slot, info.generation)
+                return ctx
+        slot = self._pick_slot()
+        ctx = await self._open(browser, slot.state if slot else None)
+        if slot is None:
+            return ctx  # fatal already recorded: pages will be refused and the crawl stops
+        info = self._register(ctx, slot, 0)
+        if slot.state is None:
+            async with info.lock:
+                await self._login_with_fallback(ctx, info, page=None)
+        return ctx
+
+    async def _open(self, browser: Any, state: SessionState | None) -> BrowserContext:
+        ctx = await browser.new_context(
+            user_agent=self.job.rendering.user_agent,
+            storage_state=state.storage_state() if state else None,
+            service_workers="block",
+        )
+        if state is not None:
+            await restore_session_storage(ctx, state)
+        return ctx
+
+    def _register(self, ctx: BrowserContext, slot: AccountSlot, generation: int) -> ContextInfo:
+        info = ContextInfo(slot, generation)
+        self.contexts[ctx] = info
+        slot.contexts += 1
+
+        def _closed(_: Any) -> None:
+            gone = self.contexts.pop(ctx, None)
+            if gone is not None:
+                gone.slot.contexts -= 1
+
+        ctx.on("close", _closed)
+        return info
+
+    def _pick_slot(self) -> AccountSlot | None:
+        live = [s for s in self.slots if s.retired is None]
+        if not live:
+            self._fail(LoginError(f"{self.where}: every account is retired ({self._retired_text()})"))
+            return None
+        return min(live, key=lambda s: (s.contexts, s.index))
+
+    def _retired_text(self) -> str:
+        return "; ".join(f"{r['username']}: {r['reason']}" for r in self.retired) or "none usable"
+
+    # -- logging in --------------------------------------------------------------------------
+    async def _login(self, ctx: BrowserContext, info: ContextInfo, page: Page | None) -> None:
+        """Log ``ctx`` in as its account (on ``page`` when given) and keep the new state."""
+        slot = info.slot
+        account = slot.account
+        if account is None or not self.can_log_in():
+            state_file = self.cfg.state_path(None)
+            raise LoginError(
+                f"{state_file}: the saved session is no longer logged in and [session] has no account "
+                "to log in again with; replay the login (browsercrawl login replay) to refresh it"
+            )
+        password = resolve_password(account, f"{self.where}: session.accounts.{slot.index}")
+        if self.flow is not None:
+            flow, source = self.flow, str(self.cfg.path(self.cfg.flow or ""))
+
+            async def body(tab: Page) -> Any:
+                return await replay_flow(
+                    tab, flow, self.settings, source=source, username=account.username, password=password
+                )
+        else:
+            url = self.cfg.login_url or ""
+
+            async def body(tab: Page) -> Any:
+                return await form_login(tab, url, account.username, password, self.settings, self.cfg.form)
+
+        started = time.monotonic()
+        await traced_login(ctx, self.settings, body, page=page)
+        info.generation += 1
+        slot.logins += 1
+        self.logins += 1
+        slot.state = await capture_state(ctx)
+        path = self.cfg.state_path(account.username)
+        if path is not None:
+            save_state(slot.state, path)
+        log.info("logged in as %s in %.1fs", account.username, time.monotonic() - started)
+
+    async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo, page: Page | None) -> bool:
+        """Log in; a locked/rejected account is retired and the next one tried. False if fatal."""
+        while True:
+            try:
+                await self._login(ctx, info, page)
+                return True
+            except (AccountLocked, WrongCredentials) as exc:
+                self._retire(info.slot, exc)
+                slot = self._pick_slot()
+                if slot is None:
+                    return False
+                info.slot.contexts -= 1
+                info.slot, info.generation = slot, info.generation + 1
+                slot.contexts += 1
+                with contextlib.suppress(Exception):
+                    await ctx.clear_cookies()
+            except UserError as exc:  # LoginError (CAPTCHA never solved...) or a missing secret
+                self._fail(exc if isinstance(exc, LoginError) else LoginError(str(exc)))
+                return False
+
+    def _retire(self, slot: AccountSlot, exc: LoginError) -> None:
+        if slot.retired is None:
+            slot.retired = str(exc)
+            slot.state = None
+            self.retired.append({"username": slot.name, "reason": str(exc)})
+            log.warning("account %s retired: %s", slot.name, exc)
+
+    def _fail(self, exc: LoginError) -> None:
+        if self.fatal is None:
+            self.fatal = exc
+            log.error("%s", exc)
+            if self.crawler is not None:
+                self.crawler.stop()
+
+    # -- the page hook -----------------------------------------------------------------------
+    async def before_navigation(self, ctx: PageContext) -> None:
+        assert ctx.page is not None
+        info = self.contexts.get(ctx.page.context)
+        if info is None:
+            return
+        ctx.state["session_generation"] = info.generation
+        delay = self.cfg.delay_for(info.slot.account)
+        if delay > 0:
+            slot = info.slot
+            async with slot.pace_lock:
+                wait = slot.next_at - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                slot.next_at = time.monotonic() + delay
+
+    async def after_navigation(self, ctx: PageContext) -> None:
+        page = ctx.page
+        assert page is not None
+        if self.fatal is not None:
+            ctx.state["session_refused"] = "login impossible"
+            return
+        reason = await self.detector.lost_reason(page, ctx.response)
+        if reason is None:
+            return
+        self.lost_reasons[reason.split(" ")[0] if reason.startswith("HTTP") else reason[:20]] += 1
+        info = self.contexts.get(page.context)
+        if info is None:
+            ctx.state["session_refused"] = reason
+            return
+        host = ctx.request.host
+        self._hold(host)
+        try:
+            async with info.lock:
+                if info.generation == ctx.state.get("session_generation", info.generation):
+                    log.info("session of %s lost on %s (%s); logging in again", info.slot.name,
+                             ctx.request.url, reason)
+                    if not await self._login_with_fallback(page.context, info, page):
+                        ctx.state["session_refused"] = reason
+                        return
+                    self.relogins += 1
+            timeout_ms = self.job.rendering.timeout_seconds * 1000
+            ctx.response = await page.goto(
+                ctx.request.url, wait_until=self.job.rendering.wait_until, timeout=timeout_ms
+            )
+            again = await self.detector.lost_reason(page, ctx.response)
+            if again is not None:
+                ctx.state["session_refused"] = again
+        finally:
+            self._release(host)
+
+    async def after_snapshot(self, ctx: PageContext) -> None:
+        result = ctx.result
+        if result is None:
+            return
+        reason = ctx.state.get("session_refused")
+        if reason is None and ctx.page is None:
+            reason = self.detector.lost_reason_http(result)
+        if reason is not None:
+            result.store = False
+            result.title = f"session lost ({reason})"
+            result.extra_rows.clear()
+            self.pages_refused += 1
+
+    # -- holding hosts -----------------------------------------------------------------------
+    def _hold(self, host: str) -> None:
+        sched = self.crawler.scheduler if self.crawler else None
+        self._holds[host] += 1
+        if sched is not None and host in sched.slots:
+            sched.hold(host)
+
+    def _release(self, host: str) -> None:
+        sched = self.crawler.scheduler if self.crawler else None
+        self._holds[host] -= 1
+        if self._holds[host] <= 0:
+            del self._holds[host]
+            if sched is not None and host in sched.slots:
+                sched.release(host)
+
+
+def session_part(job: JobConfig, trace_dir: Path | None = None) -> SessionManager | None:
+    """The job's session manager, or None without a ``[session]`` section (validated here)."""
+    if job.session is None:
+        return None
+    from browsercrawl.session.config import parse_session
+
+    source = Path(str(getattr(job, "source_path", None) or job.base_dir / "job.toml"))
+    cfg = parse_session(job.session, source, job.base_dir)
+    manager = SessionManager(cfg, job, job_path=source, trace_dir=trace_dir)
+    if cfg.accounts and manager.can_log_in():
+        for i, account in enumerate(cfg.accounts):  # a missing secret fails before the browser starts
+            resolve_password(account, f"{source}: session.accounts.{i}")
+    return manager
