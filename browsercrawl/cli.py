@@ -22,6 +22,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "export": "browsercrawl.storage.cli:export",
     "stats": "browsercrawl.storage.cli:stats",
     "demo": "browsercrawl.demo.cli:demo",
+    "login": "browsercrawl.session.cli:login",
 }
 
 

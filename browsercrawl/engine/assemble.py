@@ -11,4 +11,20 @@ from browsercrawl.engine.crawler import Crawler, CrawlOptions
 
 
 def assemble_crawler(job: JobConfig, options: CrawlOptions) -> Crawler:
-    return Crawler(job, options)
+    hooks = []
+
+    # --- session (issue 4): log in, detect a lost session, refuse login pages; first hook ---
+    from browsercrawl.session.manager import session_part
+
+    session = session_part(job, options.trace_dir)
+    if session is not None:
+        hooks.append(session)
+    # --- end session ---
+
+    crawler = Crawler(job, options, hooks=hooks)
+
+    # --- session (issue 4): the session manager is the context factory; counters in the summary ---
+    if session is not None:
+        session.attach(crawler)
+    # --- end session ---
+    return crawler
