@@ -104,6 +104,13 @@ class AdaptiveRouter:
         stats.compared += 1
         stats.static_votes += int(static)
 
+    def demote(self, url: str) -> None:
+        """Evidence without a comparison (e.g. a load-more control in the HTTP page): render this shape."""
+        stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
+        stats.compared = max(stats.compared, self.sample)
+        stats.static_votes = 0
+        stats.http_since_check = 0
+
     def abandon(self, url: str) -> None:
         """A comparison failed before it could vote; let another page take the sample."""
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())

@@ -6,12 +6,17 @@ context factory, a link-priority function or tables here, keyed by its section i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from browsercrawl.config import JobConfig
 from browsercrawl.engine.crawler import Crawler, CrawlOptions
+from browsercrawl.engine.hooks import PageHook
+from browsercrawl.storage.db import CrawlDatabase
 
 
 def assemble_crawler(job: JobConfig, options: CrawlOptions) -> Crawler:
-    hooks = []
+    hooks: list[PageHook] = []
+    table_makers: list[Callable[[CrawlDatabase], None]] = []
 
     # --- session (issue 4): log in, detect a lost session, refuse login pages; first hook ---
     from browsercrawl.session.manager import session_part
@@ -21,10 +26,51 @@ def assemble_crawler(job: JobConfig, options: CrawlOptions) -> Crawler:
         hooks.append(session)
     # --- end session ---
 
-    crawler = Crawler(job, options, hooks=hooks)
+    # --- ajax (issue 5): waits, expansion, states, captured JSON; before extraction hooks ---
+    from browsercrawl.ajax.plugin import ajax_part
+
+    ajax = ajax_part(job)
+    if ajax is not None:
+        hooks.append(ajax.hook)
+        table_makers.append(ajax.tables)
+    # --- end ajax ---
+
+    # --- social (issue 8): people traversal; relation lists, not hyperlinks, drive the crawl ---
+    link_priority = None
+    if job.social is not None:
+        from browsercrawl.social.config import social_config
+        from browsercrawl.social.hook import SocialHook
+
+        social = SocialHook(social_config(job), job)
+        hooks.append(social)
+        table_makers.append(social.tables)
+        link_priority = social.link_priority
+    # --- end social ---
+
+    # --- induction (issue 7): a site profile -> weighted, supervised crawl; fills `records` ---
+    from browsercrawl.induction.supervised import induction_part
+
+    induction = induction_part(job)
+    if induction is not None:
+        hooks.append(induction.hook)
+        table_makers.append(induction.tables)
+        if induction.supervised and link_priority is None:
+            link_priority = induction.link_priority
+    # --- end induction ---
+
+    def tables(db: CrawlDatabase) -> None:
+        for make in table_makers:
+            make(db)
+
+    crawler = Crawler(job, options, hooks=hooks, tables=tables, link_priority=link_priority)
 
     # --- session (issue 4): the session manager is the context factory; counters in the summary ---
     if session is not None:
         session.attach(crawler)
     # --- end session ---
+
+    # --- ajax (issue 5): adaptive mode may send HTTP pages with load-more controls back ---
+    if ajax is not None:
+        ajax.bind(crawler)
+    # --- end ajax ---
     return crawler

@@ -1,0 +1,197 @@
+"""The page hook that applies ``[ajax]`` rules to every page the engine fetches.
+
+Per page: remember when navigation started (the rule's hard budget counts from there); after load,
+apply the rule's load-state wait, then ONE ``evaluate`` of ``expand.js`` that waits in-page,
+scrolls, clicks load-more and explores states; after the snapshot, turn its report and the
+captured JSON into rows (``expansions``, ``states``, ``responses``), add the states' links to the
+page's links, and the JSON's URLs to the frontier. On the plain-HTTP path (adaptive mode) a page
+whose rule expands but whose HTML shows a load-more control is sent back to the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from datetime import UTC, datetime
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from browsercrawl.ajax.capture import ResponseCapture
+from browsercrawl.ajax.config import AjaxConfig, AjaxRule
+from browsercrawl.ajax.tables import EXPANSIONS, RESPONSES, STATES, state_row
+from browsercrawl.ajax.waits import in_page_wait, wait_load_state
+from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.frontier.urls import canonical_url
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from browsercrawl.ajax.adaptive import AdaptiveRouter
+
+log = logging.getLogger(__name__)
+
+EXPAND_JS = resources.files("browsercrawl.ajax").joinpath("expand.js").read_text("utf-8")
+QUIET_MS = 200  # DOM quiet time that ends one expansion step
+_T0 = "ajax.t0"
+_REPORT = "ajax.report"
+RESPONSES_KEY = "ajax.responses"  # ctx.state key: list[Captured] of this page, for extraction hooks
+_MORE_TEXT = re.compile(r"\b(load|show|view|see)\s+more\b|^\s*more\s*$", re.I)
+
+
+class AjaxHook(PageHook):
+    """Waits, expands, explores and captures according to an :class:`AjaxConfig`."""
+
+    def __init__(self, cfg: AjaxConfig, router: AdaptiveRouter | None = None) -> None:
+        self.cfg = cfg
+        self.router = router  # set by assemble in adaptive mode
+        self.capture = ResponseCapture(cfg) if cfg.capture else None
+        self.sent_back = 0  # HTTP pages sent back to the browser
+
+    # -- browser path ------------------------------------------------------------------------
+    async def on_page_created(self, page: Page) -> None:
+        if self.capture is not None:
+            self.capture.attach(page)
+
+    async def before_navigation(self, ctx: PageContext) -> None:
+        ctx.state[_T0] = time.monotonic()
+        if self.capture is not None and ctx.page is not None:
+            self.capture.begin(ctx.page)
+
+    async def before_snapshot(self, ctx: PageContext) -> None:
+        page = ctx.page
+        rule = self.cfg.rule_for(ctx.request.url)
+        if page is None or rule is None:
+            return
+        deadline = ctx.state.get(_T0, time.monotonic()) + rule.budget_seconds
+        wait_ok = await wait_load_state(page, rule, deadline - time.monotonic())
+        if not (rule.expands or rule.wait in ("selector", "dom-stable")):
+            ctx.state[_REPORT] = {"wait_ok": wait_ok, "rule": rule.match}
+            return
+        opts = self._js_options(rule, max(0.0, deadline - time.monotonic()))
+        try:
+            report = await page.evaluate(EXPAND_JS, opts)
+        except PlaywrightError as exc:
+            # A click navigated after all (or the page crashed): reload so the snapshot is right.
+            log.warning("expansion of %s stopped: %s", ctx.request.url, str(exc).split("\n")[0])
+            report = {"navigated": True, "states": []}
+            ctx.response = await page.goto(ctx.request.url, wait_until="load") or ctx.response
+        report["wait_ok"] = bool(report.get("wait_ok", True) and wait_ok)
+        report["rule"] = rule.match
+        report["wait"] = rule.wait
+        ctx.state[_REPORT] = report
+
+    def _js_options(self, rule: AjaxRule, remaining_s: float) -> dict[str, Any]:
+        ex = rule.explore
+        return {
+            **in_page_wait(rule),
+            "budgetMs": remaining_s * 1000,
+            "scroll": rule.scroll,
+            "loadMore": rule.load_more,
+            "maxLoadMore": rule.max_load_more,
+            "idleMs": rule.idle_ms,
+            "quietMs": QUIET_MS,
+            "doneSelector": rule.done_selector,
+            "itemSelector": rule.item_selector,
+            "denyTexts": self.cfg.all_deny_texts,
+            "denySelectors": self.cfg.all_deny_selectors,
+            "blockMutations": self.cfg.block_mutations,
+            "explore": None
+            if ex is None
+            else {
+                "maxClicks": ex.max_clicks,
+                "maxStates": ex.max_states,
+                "candidates": ex.candidates,
+                "settleMs": ex.settle_ms,
+                "storeHtml": ex.store_html,
+            },
+        }
+
+    # -- both paths --------------------------------------------------------------------------
+    async def after_snapshot(self, ctx: PageContext) -> None:
+        result = ctx.result
+        if result is None:
+            return
+        if ctx.page is None:
+            self._check_static(ctx)
+            return
+        page_url = canonical_url(result.final_url) if result.final_url.startswith("http") else ctx.request.url
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        captured = await self.capture.collect(ctx.page) if self.capture is not None else []
+        ctx.state[RESPONSES_KEY] = captured
+        if captured:
+            result.extra_rows.setdefault(RESPONSES, []).extend(c.row(page_url) for c in captured)
+            for c in captured:
+                if c.rule.follow_urls or c.rule.id_url:
+                    result.extra_urls.extend((u, "ajax") for u in c.urls())
+        report = ctx.state.get(_REPORT)
+        if report is None:
+            return
+        states = report.get("states") or []
+        if states:
+            result.extra_rows.setdefault(STATES, []).extend(
+                state_row(page_url, i, s, now) for i, s in enumerate(states, 1)
+            )
+            known = {u for u, _ in result.links}
+            for s in states:
+                for href, text in s["links"]:
+                    if href not in known:
+                        known.add(href)
+                        result.links.append((href, text))
+        result.extra_rows.setdefault(EXPANSIONS, []).append(
+            {
+                "__upsert__": True,
+                "page_url": page_url,
+                "rule": report.get("rule"),
+                "wait": report.get("wait"),
+                "wait_ok": int(bool(report.get("wait_ok", True))),
+                "waited_ms": report.get("waited_ms"),
+                "scroll_rounds": report.get("scroll_rounds", 0),
+                "load_more_clicks": report.get("load_more_clicks", 0),
+                "explore_clicks": report.get("explore_clicks", 0),
+                "states": len(states),
+                "nodes_before": report.get("nodes_before"),
+                "nodes_after": report.get("nodes_after"),
+                "items_before": report.get("items_before"),
+                "items_after": report.get("items_after"),
+                "blocked_requests": json.dumps(report.get("blocked") or []),
+                "budget_hit": int(bool(report.get("budget_hit"))),
+                "total_ms": report.get("total_ms"),
+                "responses": len(captured),
+            }
+        )
+
+    def _check_static(self, ctx: PageContext) -> None:
+        """HTTP page in adaptive mode: if its rule would expand something, render it instead."""
+        assert ctx.result is not None
+        rule = self.cfg.rule_for(ctx.request.url)
+        if self.router is None or rule is None or not rule.load_more or not ctx.result.html:
+            return
+        if has_load_more(ctx.result.html, rule.load_more):
+            self.router.demote(ctx.request.url)
+            ctx.result.store = False
+            self.sent_back += 1
+
+
+def has_load_more(html: str, load_more: str) -> bool:
+    """Does server-rendered HTML carry a load-more control (so rendering would find more)?"""
+    import lxml.html
+    from lxml.cssselect import CSSSelector
+    from lxml.etree import ParserError
+
+    try:
+        doc = lxml.html.fromstring(html)
+    except (ParserError, ValueError):
+        return False
+    if load_more != "auto":
+        try:
+            return bool(CSSSelector(load_more)(doc))
+        except Exception:  # a selector lxml cannot translate (e.g. :visible): be safe, render
+            return True
+    for el in doc.iter("button", "a"):
+        if _MORE_TEXT.search(el.text_content() or "") and len(el.text_content()) < 40:
+            return True
+    return False
