@@ -18,6 +18,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "crawl": "browsercrawl.engine.cli:crawl",
     "urls": "browsercrawl.induction.cli:urls",
     "wrapper": "browsercrawl.induction.cli:wrapper",
+    "induce": "browsercrawl.induction.induce:induce_cmd",
     "captcha": "browsercrawl.captcha.cli:captcha",
     "export": "browsercrawl.storage.cli:export",
     "stats": "browsercrawl.storage.cli:stats",

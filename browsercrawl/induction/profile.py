@@ -80,9 +80,12 @@ class SiteProfile:
         """Expand a page's links only while its tunneling weight is within the threshold."""
         return weight <= self.weight_threshold
 
-    def extract(self, html: str | bytes) -> dict[str, Value]:
-        """One record (``label -> value or list``) from a target page; {} without a wrapper."""
-        return self.wrapper.apply(html) if self.wrapper else {}
+    def extract(self, html: str | bytes, base_url: str | None = None) -> dict[str, Value]:
+        """One record (``label -> value or list``) from a target page; {} without a wrapper.
+
+        ``base_url`` (the page URL) makes ``href``/``src`` values absolute.
+        """
+        return self.wrapper.apply(html, base_url) if self.wrapper else {}
 
     def to_json(self) -> dict[str, Any]:
         return {

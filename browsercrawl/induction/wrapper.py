@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import lxml.html
 from lxml import etree
@@ -51,6 +52,7 @@ _CLASS_TOKEN = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _KEY = re.compile(r"^(?P<label>[^#]+)#(?P<part>[A-Za-z_:][-\w:.]*)(?P<many>\[\])?$")
 _ATTR_ORDER = ("id", "class", "itemprop", "property", "name", "role", "rel", "type")
 _NO_MATCH_ATTRS = {"style"}
+_URL_ATTRS = ("href", "src")
 
 
 def norm(text: str | None) -> str:
@@ -82,12 +84,15 @@ class FieldRule:
             self._selector = CSSSelector(self.css, translator="html")
         return self._selector
 
-    def extract(self, root: etree._Element, texts: TextIndex) -> Value:
+    def extract(self, root: etree._Element, texts: TextIndex, base_url: str | None = None) -> Value:
+        """The value(s) on one page; ``href``/``src`` resolved against ``base_url`` when given."""
         values = []
         for el in self.selector()(root):
             raw = texts.text(el) if self.part == "text" else norm(el.get(self.part))
             if self.part != "text" and el.get(self.part) is None:
                 continue
+            if base_url and self.part in _URL_ATTRS and raw:
+                raw = urljoin(base_url, raw)
             if self.regex:
                 m = re.search(self.regex, raw)
                 if not m:
@@ -160,11 +165,18 @@ class Wrapper:
             raise UserError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
         return cls.from_json(data, str(path))
 
-    def apply(self, html: str | bytes) -> dict[str, Value]:
-        """Extract every label from one page; missing single fields are None, lists may be []."""
+    def apply(self, html: str | bytes, base_url: str | None = None) -> dict[str, Value]:
+        """Extract every label from one page; missing single fields are None, lists may be [].
+
+        With ``base_url`` (the page's final URL) link-valued fields come back absolute, as a user
+        storing records wants them; a ``<base href>`` on the page takes precedence, like a browser.
+        """
         root = parse_html(html)
         texts = TextIndex(root)
-        return {r.label: r.extract(root, texts) for r in self.rules}
+        if base_url:
+            base = root.xpath("string(//base/@href)").strip()
+            base_url = urljoin(base_url, base) if base else base_url
+        return {r.label: r.extract(root, texts, base_url) for r in self.rules}
 
 
 # --------------------------------------------------------------------------------------------

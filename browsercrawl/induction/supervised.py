@@ -1,0 +1,172 @@
+"""The supervised crawl: a site profile steering the engine and filling the ``records`` table.
+
+Two pieces plug into the :class:`~browsercrawl.engine.crawler.Crawler` (see ``engine/assemble.py``):
+
+* :class:`InductionHook` (``after_snapshot``) computes each page's tunneling weight (0 when its
+  link-free text matches the keywords or it links to a target-class URL, else its parent's + 1)
+  and, on a page of the target class, applies the wrapper and adds one row to ``records``.
+  Weights go to a small ``induction_weights`` table too, committed with the page, so a resumed
+  crawl knows the weights of the pages it already fetched.
+* :meth:`InductionPart.link_priority` follows only URLs of the target or a directory class, from
+  pages whose weight is within the profile's threshold, with the parent's weight as priority
+  (the frontier serves lowest first): the weight of a page is known only after fetching it, so a
+  link waits with its parent's weight, as in the pre-crawl.
+
+With ``supervised = false`` the profile still extracts records but does not restrict the crawl.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from browsercrawl.config import JobConfig
+from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.errors import UserError
+from browsercrawl.frontier.base import Request
+from browsercrawl.frontier.urls import canonical_url
+from browsercrawl.induction.jobconfig import RESERVED_COLUMNS, induction_config
+from browsercrawl.induction.pages import TunnelingScorer, text_without_links
+from browsercrawl.induction.profile import SiteProfile
+from browsercrawl.induction.urlmodel import canonical
+from browsercrawl.storage.db import CrawlDatabase
+
+RECORDS = "records"
+WEIGHTS = "induction_weights"
+
+
+def record_row(url: str, values: dict[str, Any]) -> dict[str, Any]:
+    """One ``records`` row: repeated fields as JSON lists, single fields as text or NULL."""
+    row: dict[str, Any] = {"url": url}
+    for label, value in values.items():
+        row[label] = json.dumps(value, ensure_ascii=False) if isinstance(value, list) else value
+    row["extracted_at"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return row
+
+
+@dataclass
+class _PageFacts:
+    weight: int
+    record: dict[str, Any] | None
+
+
+class InductionHook(PageHook):
+    """Weighs every fetched page and extracts a record from target pages."""
+
+    def __init__(self, profile: SiteProfile, weights: dict[str, int]) -> None:
+        self.profile = profile
+        self.weights = weights
+        self.scorer = TunnelingScorer(profile.keywords, profile.target_regex)
+
+    def _analyse(self, url: str, html: str, links: list[str], parent_weight: int | None) -> _PageFacts:
+        """CPU part (lxml parsing, regexes, the wrapper): runs in a worker thread."""
+        out_links = []
+        for href in links:
+            try:
+                out_links.append(canonical(href))
+            except Exception:  # a malformed href is not this page's weight problem
+                continue
+        text = text_without_links(html) if self.scorer.keywords is not None else ""
+        weight = self.scorer.weight(url, parent_weight, text, out_links)
+        record = None
+        if self.profile.wrapper is not None and self.profile.is_target(url):
+            record = record_row(url, self.profile.extract(html, base_url=url))
+        return _PageFacts(weight, record)
+
+    def parent_weight(self, req: Request) -> int | None:
+        """The parent's weight; seeds have none (they weigh 0 like relevant pages)."""
+        if req.parent is None:
+            return None
+        known = self.weights.get(req.parent)
+        # Unknown parent (a URL added by another part): its link priority is the best guess.
+        return known if known is not None else max(0, round(req.priority))
+
+    async def after_snapshot(self, ctx: PageContext) -> None:
+        result = ctx.result
+        if result is None or result.html is None or not result.store:
+            return
+        req = ctx.request
+        final = canonical_url(result.final_url) if result.final_url.startswith("http") else req.url
+        links = [h for h, _ in result.links]
+        facts = await asyncio.to_thread(self._analyse, final, result.html, links, self.parent_weight(req))
+        self.weights[req.url] = facts.weight
+        if final != req.url:
+            self.weights[final] = facts.weight
+        rows = result.extra_rows
+        rows.setdefault(WEIGHTS, []).append({"url": req.url, "weight": facts.weight, "__upsert__": True})
+        if facts.record is not None:
+            rows.setdefault(RECORDS, []).append({**facts.record, "__upsert__": True})
+
+
+@dataclass
+class InductionPart:
+    """What the induction contributes to a crawl: a hook, tables and (supervised) link priority."""
+
+    profile: SiteProfile
+    supervised: bool
+    weights: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.hook = InductionHook(self.profile, self.weights)
+
+    @property
+    def labels(self) -> list[str]:
+        return [r.label for r in self.profile.wrapper.rules] if self.profile.wrapper else []
+
+    def link_priority(self, req: Request, url: str, anchor_text: str) -> float | None:
+        """Target/directory URLs from pages within the weight threshold; priority = page weight."""
+        weight = self.weights.get(req.url)
+        if weight is None:
+            weight = self.hook.parent_weight(req) or 0
+        if not self.profile.within_weight(weight) or not self.profile.should_follow(url):
+            return None
+        return float(weight)
+
+    def tables(self, db: CrawlDatabase) -> None:
+        """``records`` (one column per label) and ``induction_weights``; reload known weights."""
+        columns: dict[str, Any] = {"url": str, **{label: str for label in self.labels}, "extracted_at": str}
+        db.ensure_table(RECORDS, columns, pk="url")
+        db.ensure_table(WEIGHTS, {"url": str, "weight": int}, pk="url")
+        # A profile induced again may name new labels: add their columns (no crawl is running yet).
+        with sqlite3.connect(db.path, timeout=10) as conn:
+            have = {r[1] for r in conn.execute(f"PRAGMA table_info([{RECORDS}])")}
+            for label in self.labels:
+                if label not in have:
+                    conn.execute(f"ALTER TABLE [{RECORDS}] ADD COLUMN [{label}] TEXT")
+            self.weights.update(dict(conn.execute(f"SELECT url, weight FROM [{WEIGHTS}]").fetchall()))
+        conn.close()
+
+
+def load_profile(path: Path) -> SiteProfile:
+    """Load a profile and check its labels fit the records table."""
+    profile = SiteProfile.load(path)
+    for rule in profile.wrapper.rules if profile.wrapper else []:
+        if rule.label in RESERVED_COLUMNS:
+            raise UserError(
+                f"{path}: wrapper label {rule.label!r} is a column of the records table; rename it"
+            )
+    return profile
+
+
+def induction_part(job: JobConfig, job_path: str | Path | None = None) -> InductionPart | None:
+    """None when the job has no ``[induction]`` section or no profile yet; UserError on bad input.
+
+    A job with ``supervised = true`` but no profile file is an error: run ``browsercrawl induce``
+    first. Without the key, a missing profile just means an ordinary crawl.
+    """
+    ind = induction_config(job, Path(job_path) if job_path else None)
+    if ind is None:
+        return None
+    path = ind.profile_path
+    if not path.is_file():
+        if ind.config.supervised:
+            raise UserError(
+                f"{ind.source}: induction.profile: {path} does not exist; run `browsercrawl induce` first"
+            )
+        return None
+    return InductionPart(load_profile(path), ind.supervised)
