@@ -1,0 +1,261 @@
+"""``recrawl``: revisit the N people most likely to have changed, and record what changed.
+
+Policy: ``P(change since last visit) = 1 - exp(-rate * (now - last_visit))`` with the rate
+stored at the person's last visit (``rate.py``) and ``now`` the site time (``clock.py``); the top N
+are revisited. ``strategy="random"`` revisits N people drawn uniformly - the baseline the
+benchmark compares with. Each revisit goes through the engine's :class:`BrowserFetcher` with the
+job's hooks (so a session part can log in again) and is diffed against the database
+(``store.apply_revisit``): new items, new and removed edges go to ``changes``, one row per visit to
+``visits``. People first met on a revisit are queued in the frontier (kind ``person``) for the
+next ``browsercrawl crawl``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sqlite3
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urljoin
+
+from browsercrawl.config import JobConfig
+from browsercrawl.engine.hooks import PageHook
+from browsercrawl.engine.result import FetchError
+from browsercrawl.errors import UserError
+from browsercrawl.frontier.base import Request
+from browsercrawl.frontier.urls import canonical_url, host_key
+from browsercrawl.social.clock import SiteClock, probe_site_time
+from browsercrawl.social.config import DAY, SocialConfig, social_config
+from browsercrawl.social.hook import PERSON_KIND, SocialHook
+from browsercrawl.social.rate import p_change
+from browsercrawl.social.store import apply_revisit, iso
+
+log = logging.getLogger(__name__)
+
+Strategy = Literal["policy", "random"]
+
+
+@dataclass
+class Candidate:
+    id: str
+    url: str
+    rate: float  # per second
+    last_visit: float
+    depth: int
+    p: float = 0.0
+
+
+@dataclass
+class RecrawlSummary:
+    database: str
+    strategy: str
+    budget: int
+    site_now: str | None
+    revisited: int
+    failed: int
+    changed: int
+    new_items: int
+    new_edges: int
+    removed_edges: int
+    new_people_queued: int
+    changed_per_revisit: float
+    expected_changed: float  # sum of the predicted P(change) over the people revisited
+    seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_candidates(path: Path) -> tuple[list[Candidate], float | None]:
+    """Every stored person with their rate and last visit; plus the newest site time known."""
+    if not path.is_file():
+        raise UserError(f"{path}: database not found; run browsercrawl crawl first")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "people" not in tables:
+            raise UserError(f"{path}: no people table; run browsercrawl crawl with a [social] job first")
+        rows = conn.execute(
+            "SELECT id, url, rate_per_day, last_visit_ts, depth FROM people WHERE last_visit_ts IS NOT NULL"
+        ).fetchall()
+        newest = conn.execute(
+            "SELECT MAX(t) FROM (SELECT MAX(last_visit_ts) AS t FROM people "
+            "UNION ALL SELECT MAX(time_ts) FROM items)"
+        ).fetchone()[0]
+    finally:
+        conn.close()
+    if not rows:
+        raise UserError(f"{path}: no people stored yet; run browsercrawl crawl first")
+    return [Candidate(r[0], r[1], (r[2] or 0.0) / DAY, r[3], r[4] or 0) for r in rows], newest
+
+
+def choose(candidates: list[Candidate], budget: int, strategy: Strategy, now: float,
+           seed: int | None = None) -> list[Candidate]:
+    """The people to revisit: top-``budget`` by P(change), or a uniform random sample."""
+    for c in candidates:
+        c.p = p_change(c.rate, now - c.last_visit)
+    if strategy == "random":
+        return random.Random(seed).sample(candidates, min(budget, len(candidates)))
+    return sorted(candidates, key=lambda c: (-c.p, -c.rate, c.id))[:budget]
+
+
+class _Writer:
+    """One SQLite connection used from a worker thread, one transaction per revisit."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA busy_timeout=10000")
+        self.lock = asyncio.Lock()
+
+    async def run(self, fn: Any) -> Any:
+        def txn() -> Any:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(self.conn)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+            return out
+
+        async with self.lock:
+            return await asyncio.to_thread(txn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _queue_new_people(conn: sqlite3.Connection, cfg: SocialConfig, hook: SocialHook, targets: dict[str, str],
+                      depth: int, parent: str) -> int:
+    """Relation targets nobody has stored or queued yet go to the frontier for the next crawl."""
+    if cfg.max_depth is not None and depth > cfg.max_depth:
+        return 0
+    known = {r[0] for r in conn.execute("SELECT id FROM people")}
+    queued = 0
+    for pid, url in targets.items():
+        if pid in known or pid in hook.known:
+            continue
+        if cfg.max_people is not None and len(hook.known) >= cfg.max_people:
+            break
+        hook.known.add(pid)
+        cur = conn.execute(
+            "INSERT OR IGNORE INTO frontier (url, host, depth, priority, parent, kind, discovered_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (url, host_key(url), depth, float(depth), parent, PERSON_KIND, time.time()),
+        )
+        queued += cur.rowcount
+    return queued
+
+
+async def recrawl(
+    job: JobConfig,
+    budget: int,
+    strategy: Strategy = "policy",
+    *,
+    seed: int | None = None,
+    extra_hooks: list[PageHook] | None = None,
+) -> RecrawlSummary:
+    """Revisit ``budget`` people of the job's database chosen by ``strategy``; see the module doc."""
+    if budget < 1:
+        raise UserError(f"--budget must be >= 1, got {budget}")
+    cfg = social_config(job)
+    path = job.database_path
+    candidates, newest = load_candidates(path)
+    started = time.monotonic()
+
+    from playwright.async_api import async_playwright
+
+    from browsercrawl.engine.assemble import assemble_crawler
+    from browsercrawl.engine.browser_fetcher import BrowserFetcher, launch_args_for
+    from browsercrawl.engine.crawler import CrawlOptions
+    from browsercrawl.session.browser import LaunchOptions, launch_chromium
+
+    crawler = assemble_crawler(job, CrawlOptions(quiet=True))
+    hooks = [*(extra_hooks or []), *crawler.hooks]
+    social = next((h for h in hooks if isinstance(h, SocialHook)), None)
+    if social is None:
+        social = SocialHook(cfg, job)
+        hooks.append(social)
+    social.load_state(path)
+    social.collect = {}
+    social.clock = SiteClock(cfg, known=newest)
+    factory = getattr(crawler, "_context_factory", None)  # the session part's logged-in contexts
+
+    writer = _Writer(path)
+    totals = {"revisited": 0, "failed": 0, "changed": 0, "new_items": 0, "new_edges": 0,
+              "removed_edges": 0, "new_people_queued": 0}
+    expected = 0.0
+    async with async_playwright() as pw:
+        browser = await launch_chromium(pw, LaunchOptions(
+            executable=job.browser.executable, headless=job.browser.headless,
+            slow_mo_ms=job.browser.slow_mo_ms,
+            extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)]))
+        fetcher = BrowserFetcher(browser, job.rendering, job.politeness.concurrency, hooks, factory)
+        try:
+            if cfg.clock == "site":
+                await _probe(browser, factory, hooks, social.clock, job.seeds[0], cfg)
+            now = social.clock.now()
+            chosen = choose(candidates, budget, strategy, now, seed)
+            expected = sum(c.p for c in chosen)
+            gate = asyncio.Semaphore(job.politeness.concurrency)
+
+            async def revisit(c: Candidate) -> None:
+                async with gate:
+                    url = canonical_url(c.url)
+                    try:
+                        req = Request(url=url, host=host_key(url), depth=c.depth, kind=PERSON_KIND)
+                        await fetcher.fetch(req)
+                    except FetchError as exc:
+                        log.warning("revisit of %s failed: %s", url, exc)
+                        totals["failed"] += 1
+                        return
+                assert social.collect is not None
+                got = social.collect.pop(url, None)
+                if got is None:
+                    log.warning("revisit of %s showed no person (login page? deleted?)", url)
+                    totals["failed"] += 1
+                    return
+                snap, extra = got
+                at = social.clock.now()
+                targets = {pid: u for rel in snap.relations.values() for pid, u in rel.targets.items()}
+
+                def write(conn: sqlite3.Connection) -> tuple[dict[str, int], int]:
+                    figures = apply_revisit(conn, snap, cfg, now=at, strategy=strategy, p_change=c.p,
+                                            extra_fields=extra)
+                    return figures, _queue_new_people(conn, cfg, social, targets, c.depth + 1, url)
+
+                figures, queued = await writer.run(write)
+                totals["revisited"] += 1
+                totals["new_people_queued"] += queued
+                for key, value in figures.items():
+                    totals[key] += value
+
+            await asyncio.gather(*(revisit(c) for c in chosen))
+        finally:
+            await fetcher.close()
+            await browser.close()
+            writer.close()
+    n = totals["revisited"]
+    return RecrawlSummary(
+        database=str(path), strategy=strategy, budget=budget, site_now=iso(now), **totals,
+        changed_per_revisit=round(totals["changed"] / n, 4) if n else 0.0,
+        expected_changed=round(expected, 3), seconds=round(time.monotonic() - started, 2),
+    )
+
+
+async def _probe(browser: Any, factory: Any, hooks: list[PageHook], clock: SiteClock, base: str,
+                 cfg: SocialConfig) -> None:
+    """Read the site's time before ranking, in a context like the crawl's (logged in)."""
+    context = await factory(None) if factory else await browser.new_context()
+    try:
+        page = await context.new_page()
+        for hook in hooks:
+            await hook.on_page_created(page)
+        clock.see(await probe_site_time(page, urljoin(base, "/"), cfg))
+        clock.probed = True
+    finally:
+        await context.close()
