@@ -30,8 +30,39 @@ from browsercrawl.frontier.base import Request
 
 log = logging.getLogger(__name__)
 
-# One round trip returns everything the engine stores about a rendered page.
-SNAPSHOT_JS = """() => {
+# One round trip returns everything the engine stores about a rendered page. Given a selector, the
+# same evaluate first waits for it in the page (a MutationObserver, plus a 100 ms re-check for
+# changes that are not DOM mutations, such as a stylesheet arriving). Why not Playwright's
+# wait_for_selector: it polls from the driver at 0, 20, 50, 100, 100 ms and then every 500 ms, so
+# an item rendered from a JSON response a moment after DOMContentLoaded was seen on average ~0.5 s
+# late - more than the whole render - and it costs a round trip of its own.
+SNAPSHOT_JS = """async (arg) => {
+  const sel = arg && arg.selector;
+  if (sel) {
+    const visible = (el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const ready = () => { const el = document.querySelector(sel); return !!el && visible(el); };
+    let ok;
+    try { ok = ready(); } catch (e) { return {badSelector: String(e)}; }
+    if (!ok) {
+      ok = await new Promise((resolve) => {
+        let done = false, obs = null, iv = 0, to = 0;
+        const finish = (v) => {
+          if (done) return;
+          done = true; if (obs) obs.disconnect(); clearInterval(iv); clearTimeout(to); resolve(v);
+        };
+        const check = () => { if (ready()) finish(true); };
+        obs = new MutationObserver(check);
+        obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+        iv = setInterval(check, 100);
+        to = setTimeout(() => finish(false), arg.timeoutMs);
+      });
+      if (!ok) return {timedOut: true};
+    }
+  }
+  if (arg && arg.waitOnly) return {ready: true};
   const links = [];
   const seen = new Set();
   for (const a of document.querySelectorAll('a[href]')) {
@@ -106,6 +137,9 @@ class BrowserFetcher:
         self.browser = browser
         self.cfg = rendering
         self.hooks = hooks or []
+        self._hooks_before_snapshot = any(
+            type(h).before_snapshot is not PageHook.before_snapshot for h in self.hooks
+        )
         self._factory = context_factory or self._default_context
         self._slots: asyncio.Queue[_Tab | None] = asyncio.Queue()
         for _ in range(concurrency):
@@ -276,16 +310,7 @@ class BrowserFetcher:
         status = response.status if response is not None else 0
         headers = response.headers if response is not None else {}
         check_status(status, headers)
-        if self.cfg.wait_for_selector:
-            try:
-                await page.wait_for_selector(self.cfg.wait_for_selector, timeout=timeout_ms)
-            except PlaywrightTimeoutError:
-                raise FetchError(
-                    f"selector {self.cfg.wait_for_selector!r} never appeared", retryable=True
-                ) from None
-        for hook in self.hooks:
-            await hook.before_snapshot(ctx)
-        snap = await page.evaluate(SNAPSHOT_JS)
+        snap = await self._wait_and_snapshot(page, ctx, timeout_ms)
         t2 = time.perf_counter()
         result = FetchResult(
             requested_url=request.url,
@@ -305,6 +330,37 @@ class BrowserFetcher:
         for hook in self.hooks:
             await hook.after_snapshot(ctx)
         return result
+
+    async def _wait_and_snapshot(self, page: Page, ctx: PageContext, timeout_ms: float) -> dict:
+        """Wait for ``wait_for_selector`` (if set), run ``before_snapshot`` hooks, take the snapshot.
+
+        Without hooks that act before the snapshot, the wait and the snapshot are one evaluate.
+        Selectors that are not CSS (Playwright's text=, xpath=, >> chains) and pages that navigate
+        while we wait fall back to Playwright's own ``wait_for_selector``.
+        """
+        selector = self.cfg.wait_for_selector
+        if selector:
+            merged = not self._hooks_before_snapshot
+            arg = {"selector": selector, "timeoutMs": timeout_ms, "waitOnly": not merged}
+            try:
+                snap = await page.evaluate(SNAPSHOT_JS, arg)
+            except PlaywrightError as exc:
+                if "Execution context was destroyed" not in str(exc):
+                    raise
+                snap = {"badSelector": "navigated while waiting"}
+            if snap.get("timedOut"):
+                raise FetchError(f"selector {selector!r} never appeared", retryable=True)
+            if "badSelector" in snap:
+                try:
+                    await page.wait_for_selector(selector, timeout=timeout_ms)
+                except PlaywrightTimeoutError:
+                    raise FetchError(f"selector {selector!r} never appeared", retryable=True) from None
+                merged = False
+            if merged:
+                return snap
+        for hook in self.hooks:
+            await hook.before_snapshot(ctx)
+        return await page.evaluate(SNAPSHOT_JS, None)
 
 
 class NeedsHttp(FetchError):

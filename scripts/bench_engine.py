@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""Benchmark browsercrawl's engine against Crawlee, Scrapy and minimal loops on one generated site.
+
+Usage: .venv/bin/python scripts/bench_engine.py [--pages 500] [--only a,b] [--skip-peers] [--quick]
+                                                 [--json OUT] [--keep]
+
+What it does (issue 2): generates a shop of N items, each as a JavaScript-rendered page (the item
+and its links come from a JSON endpoint) and as plain HTML (scripts/bench/site.py); serves it with
+nginx on 127.0.0.1 (scripts/bench/server.py); then runs each crawler as a subprocess while a thread
+samples the whole process tree from /proc (scripts/bench/sampler.py), and checks every crawler
+extracted every item (title, price and SKU). Peers are installed into venvs under /tmp on first use.
+
+Columns: pages/s over the crawl window (first to last request the server saw, so start-up of each
+crawler is excluded); CPU ms per page over the whole process tree and the whole run (start-up
+included, Chromium included); peak PSS summed over the tree; requests per page the server saw
+(shows whether the browser's HTTP cache works: ~2 means only the page and its JSON).
+
+The machine is shared: compare only ratios from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench import peers, site  # noqa: E402
+from bench.sampler import TreeSampler  # noqa: E402
+from bench.server import SiteServer  # noqa: E402
+
+WORK = Path("/tmp/bc-bench-engine")
+SITE_ROOT = Path("/tmp/bc-bench-site")
+VENV_PY = ROOT / ".venv" / "bin" / "python"
+CONCURRENCY = 8
+
+
+def toml_value(v: object) -> str:
+    """A TOML literal for the few value types a job file needs (JSON's spelling is valid TOML here)."""
+    return json.dumps(v)
+
+
+def job_toml(job: dict[str, object]) -> str:
+    """Serialise a job dict: top-level keys first, then one table per section."""
+    lines = [f"{k} = {toml_value(v)}" for k, v in job.items() if not isinstance(v, dict)]
+    for section, values in job.items():
+        if isinstance(values, dict):
+            lines.append(f"[{section}]")
+            lines += [f"{k} = {toml_value(v)}" for k, v in values.items()]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Config:
+    """One crawl of the bench: which crawler, on which variant and size of the site."""
+
+    name: str
+    crawler: str  # browsercrawl | raw_playwright | crawlee | scrapy | aiohttp_lxml
+    variant: str  # js | html
+    size: int
+    mode: str = ""  # browsercrawl's rendering mode; scrapy: 'playwright' or ''
+    peer: bool = False  # needs a peer venv (skipped by --skip-peers)
+
+
+@dataclass
+class Row:
+    name: str
+    variant: str
+    size: int
+    items_ok: int
+    pages: int
+    requests: int
+    wall_s: float
+    window_s: float
+    pages_per_s: float
+    cpu_ms_per_page: float
+    peak_pss_mib: float
+    processes: int
+    exit_code: int
+    note: str = ""
+    cpu_ms_by_process: dict[str, float] = field(default_factory=dict)
+
+
+def plan(pages: int, mem_sizes: tuple[int, int]) -> list[Config]:
+    small, big = mem_sizes
+    return [
+        Config("browsercrawl-http", "browsercrawl", "html", pages, "http"),
+        Config("browsercrawl-auto", "browsercrawl", "html", pages, "auto"),
+        Config("scrapy", "scrapy", "html", pages, "", peer=True),
+        Config("aiohttp-lxml", "aiohttp_lxml", "html", pages),
+        Config("browsercrawl", "browsercrawl", "js", pages, "browser"),
+        Config("raw-playwright", "raw_playwright", "js", pages),
+        Config("crawlee", "crawlee", "js", pages, peer=True),
+        Config("scrapy-playwright", "scrapy", "js", pages, "playwright", peer=True),
+        Config(f"browsercrawl-{small}", "browsercrawl", "js", small, "browser"),
+        Config(f"browsercrawl-{big}", "browsercrawl", "js", big, "browser"),
+    ]
+
+
+# -- checking what each crawler extracted -------------------------------------------------------
+_ITEM_URL = re.compile(r"/item/(\d+)$")
+
+
+def check_items(found: list[dict], n: int) -> int:
+    """How many of the n items were extracted with the right title, price and SKU."""
+    ok: set[int] = set()
+    for d in found:
+        m = _ITEM_URL.search(d.get("url") or "")
+        if not m:
+            continue
+        i = int(m.group(1))
+        it = site.item(i, n)
+        if i < n and (d.get("title"), d.get("price"), d.get("sku")) == (it.title, it.price, it.sku):
+            ok.add(i)
+    return len(ok)
+
+
+def check_browsercrawl(db: Path, n: int) -> int:
+    """Items whose stored page text holds the item's title, price and SKU (the rendered content)."""
+    if not db.exists():
+        return 0
+    ok: set[int] = set()
+    with sqlite3.connect(db) as conn:
+        for url, text in conn.execute("SELECT url, text FROM pages"):
+            m = _ITEM_URL.search(url)
+            if not m or not text:
+                continue
+            i = int(m.group(1))
+            it = site.item(i, n)
+            if i < n and it.title in text and it.price in text and it.sku in text:
+                ok.add(i)
+    return len(ok)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
+
+
+# -- running one crawler ------------------------------------------------------------------------
+def command(
+    cfg: Config, port: int, run_dir: Path, scripts: dict[str, Path], overrides: dict[str, object]
+) -> tuple[list[str], dict]:
+    seed = site.seed(port, cfg.size, cfg.variant)
+    env = dict(os.environ)
+    if cfg.crawler == "browsercrawl":
+        job: dict[str, dict | object] = {
+            "seeds": [seed],
+            "scope": {"allow": ["^" + re.escape(seed.rsplit("/", 1)[0] + "/") + r"\d+$"]},
+            "politeness": {
+                "concurrency": CONCURRENCY,
+                "per_host_concurrency": CONCURRENCY,
+                "obey_robots": False,
+            },
+            "rendering": {
+                "mode": cfg.mode,
+                "wait_until": "domcontentloaded",
+                "wait_for_selector": site.READY_SELECTOR,
+            },
+            "output": {"database": "crawl.db"},
+        }
+        for key, value in overrides.items():
+            section, _, name = key.partition(".")
+            job.setdefault(section, {})[name] = value  # type: ignore[index]
+        (run_dir / "job.toml").write_text(job_toml(job))
+        exe = ROOT / ".venv" / "bin" / "browsercrawl"
+        return [str(exe), "crawl", "job.toml", "--quiet", "--fresh"], env
+    out = str(run_dir / "items.jsonl")
+    local = cfg.crawler in ("raw_playwright", "aiohttp_lxml")
+    py = VENV_PY if local else peers.ensure_venv(cfg.crawler)
+    if cfg.crawler == "scrapy" and cfg.mode == "playwright":
+        env["USE_PLAYWRIGHT"] = "1"
+    return [str(py), str(scripts[cfg.crawler]), seed, out, str(CONCURRENCY)], env
+
+
+def _wait_unreaped(proc: subprocess.Popen, timeout: float) -> bool:
+    """Wait for exit but leave the process a zombie, so its final CPU times stay readable."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        if info is not None:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def run_one(
+    cfg: Config, server: SiteServer, scripts: dict[str, Path], keep: bool, overrides: dict[str, object]
+) -> Row:
+    run_dir = WORK / "runs" / cfg.name
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    cmd, env = command(cfg, server.port, run_dir, scripts, overrides)
+    offset = server.offset()
+    timeout = 180 + cfg.size * 2.0
+    t0 = time.monotonic()
+    with open(run_dir / "stdout.txt", "wb") as out, open(run_dir / "stderr.txt", "wb") as err:
+        proc = subprocess.Popen(cmd, cwd=run_dir, env=env, stdout=out, stderr=err, start_new_session=True)
+        sampler = TreeSampler(proc.pid)
+        sampler.start()
+        finished = _wait_unreaped(proc, timeout)
+        if not finished:
+            os.killpg(proc.pid, 9)
+        usage = sampler.stop()
+        code = proc.wait()
+    wall = time.monotonic() - t0
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, 9)  # stray Chromium children of a crawler that did not close its browser
+    prefix = f"/n{cfg.size}/{cfg.variant}/item/"
+    win = server.window(offset, prefix)
+    if cfg.crawler == "browsercrawl":
+        items = check_browsercrawl(run_dir / "crawl.db", cfg.size)
+    else:
+        items = check_items(read_jsonl(run_dir / "items.jsonl"), cfg.size)
+    pages = len(win.pages) if win else 0
+    note = "" if finished else f"killed after {timeout:.0f}s"
+    if code != 0 and not note:
+        tail = (run_dir / "stderr.txt").read_text(errors="replace").strip().splitlines()[-1:]
+        note = f"exit {code}: {tail[0][:80] if tail else ''}"
+    row = Row(
+        name=cfg.name,
+        variant=cfg.variant,
+        size=cfg.size,
+        items_ok=items,
+        pages=pages,
+        requests=win.requests if win else 0,
+        wall_s=round(wall, 1),
+        window_s=round(win.seconds, 1) if win else 0.0,
+        pages_per_s=round(pages / win.seconds, 1) if win else 0.0,
+        cpu_ms_per_page=round(usage.cpu_seconds * 1000 / max(pages, 1)),
+        peak_pss_mib=round(usage.peak_pss_mib),
+        processes=usage.peak_processes,
+        exit_code=code,
+        note=note,
+        cpu_ms_by_process={
+            k: round(v * 1000 / max(pages, 1), 1) for k, v in sorted(usage.cpu_by_kind.items())
+        },
+    )
+    if not keep:
+        for leftover in ("crawl.db", "crawl.db-wal", "crawl.db-shm", "storage"):
+            p = run_dir / leftover
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            elif p.exists():
+                p.unlink()
+    return row
+
+
+# -- reporting ----------------------------------------------------------------------------------
+def table(rows: list[Row]) -> str:
+    head = (
+        "| crawler | site | pages | items ok | pages/s | CPU ms/page | peak PSS MiB | req/page | wall s |\n"
+        "|---|---|---|---|---|---|---|---|---|"
+    )
+    lines = [head]
+    for r in rows:
+        rpp = r.requests / r.pages if r.pages else 0
+        note = f" ({r.note})" if r.note else ""
+        lines.append(
+            f"| {r.name}{note} | {r.variant} | {r.pages} | {r.items_ok}/{r.size} | {r.pages_per_s} | "
+            f"{r.cpu_ms_per_page} | {r.peak_pss_mib} | {rpp:.1f} | {r.wall_s} |"
+        )
+    return "\n".join(lines)
+
+
+def ratios(rows: list[Row], mem_sizes: tuple[int, int]) -> list[str]:
+    by = {r.name: r for r in rows}
+    out: list[str] = []
+
+    def both(a: str, b: str) -> tuple[Row, Row] | None:
+        ra, rb = by.get(a), by.get(b)
+        return (ra, rb) if ra and rb and ra.pages_per_s and rb.pages_per_s else None
+
+    if p := both("browsercrawl", "crawlee"):
+        ratio = p[0].pages_per_s / p[1].pages_per_s
+        pss = p[0].peak_pss_mib / max(p[1].peak_pss_mib, 1)
+        ok = ratio >= 3 and pss <= 1.0
+        out.append(
+            f"rendered: browsercrawl / Crawlee pages/s = {ratio:.2f}x (target >= 3x), "
+            f"peak PSS ratio {pss:.2f} (target <= 1.00): {'MET' if ok else 'NOT MET'}"
+        )
+    if p := both("browsercrawl", "raw-playwright"):
+        ratio = p[0].pages_per_s / p[1].pages_per_s
+        out.append(f"rendered: browsercrawl / raw Playwright loop pages/s = {ratio:.2f}x")
+    if p := both("browsercrawl", "scrapy-playwright"):
+        out.append(
+            f"rendered: browsercrawl / scrapy-playwright pages/s = {p[0].pages_per_s / p[1].pages_per_s:.2f}x"
+        )
+    for mode in ("auto", "http"):
+        if p := both(f"browsercrawl-{mode}", "scrapy"):
+            ratio = p[0].pages_per_s / p[1].pages_per_s
+            target = " (target >= 1x)" if mode == "auto" else ""
+            verdict = (": MET" if ratio >= 1 else ": NOT MET") if mode == "auto" else ""
+            out.append(
+                f"plain HTML: browsercrawl rendering={mode} / Scrapy pages/s = {ratio:.2f}x{target}{verdict}"
+            )
+    if p := both("browsercrawl-http", "aiohttp-lxml"):
+        ratio = p[0].pages_per_s / p[1].pages_per_s
+        out.append(f"plain HTML: browsercrawl rendering=http / aiohttp+lxml loop = {ratio:.2f}x")
+    small, big = (by.get(f"browsercrawl-{s}") for s in mem_sizes)
+    if small and big and small.peak_pss_mib:
+        growth = big.peak_pss_mib / small.peak_pss_mib
+        out.append(
+            f"memory: peak PSS {mem_sizes[1]} pages / {mem_sizes[0]} pages = {growth:.2f} "
+            f"(target <= 1.20): {'MET' if growth <= 1.2 else 'NOT MET'}"
+        )
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pages", type=int, default=None, help="items in the main site (default 500; quick 200)")
+    ap.add_argument("--only", default="", help="comma-separated config names (see the table)")
+    ap.add_argument("--skip-peers", action="store_true", help="skip Crawlee and Scrapy (no venvs needed)")
+    ap.add_argument("--quick", action="store_true", help="200 pages and 300/1500-page memory runs")
+    ap.add_argument("--mem-sizes", default=None, help="two site sizes for the memory check (1000,5000)")
+    ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
+    ap.add_argument("--keep", action="store_true", help="keep each run's database/storage")
+    ap.add_argument("--aiohttp-server", action="store_true", help="serve with aiohttp instead of nginx")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=TOML",
+        help="override browsercrawl job keys, e.g. --set 'rendering.block=[\"image\"]'",
+    )
+    args = ap.parse_args()
+    overrides: dict[str, object] = {}
+    for item in args.set:
+        key, _, raw = item.partition("=")
+        if "." not in key or not raw:
+            ap.error(f"--set wants SECTION.KEY=VALUE, got {item!r}")
+        overrides[key] = tomllib.loads(f"v = {raw}")["v"]
+
+    pages = args.pages or (200 if args.quick else 500)
+    if args.mem_sizes:
+        a, b = (int(x) for x in args.mem_sizes.split(","))
+        mem_sizes = (a, b)
+    else:
+        mem_sizes = (300, 1500) if args.quick else (1000, 5000)
+    configs = plan(pages, mem_sizes)
+    if args.only:
+        wanted = {w.strip() for w in args.only.split(",") if w.strip()}
+        unknown = wanted - {c.name for c in configs}
+        if unknown:
+            ap.error(f"unknown config(s) {sorted(unknown)}; known: {[c.name for c in configs]}")
+        configs = [c for c in configs if c.name in wanted]
+    if args.skip_peers:
+        configs = [c for c in configs if not c.peer]
+
+    sizes = sorted({c.size for c in configs})
+    t = time.monotonic()
+    site.build(SITE_ROOT, sizes)
+    print(f"bench: site {sizes} ready in {time.monotonic() - t:.1f}s at {SITE_ROOT}", file=sys.stderr)
+    scripts = peers.write_scripts(WORK / "scripts")
+    for name in sorted({c.crawler for c in configs if c.peer}):
+        peers.ensure_venv(name)
+    server = SiteServer(SITE_ROOT, WORK / "server", force_aiohttp=args.aiohttp_server).start()
+    rows: list[Row] = []
+    started = datetime.now(UTC)
+    try:
+        for cfg in configs:
+            print(f"bench: {cfg.name} ({cfg.variant}, {cfg.size} pages) ...", file=sys.stderr, flush=True)
+            row = run_one(cfg, server, scripts, args.keep, overrides)
+            rows.append(row)
+            print(
+                f"bench:   {row.items_ok}/{row.size} items, {row.pages_per_s} pages/s, "
+                f"{row.cpu_ms_per_page} CPU ms/page ({row.cpu_ms_by_process}), "
+                f"{row.peak_pss_mib} MiB PSS {row.note}",
+                file=sys.stderr,
+                flush=True,
+            )
+    finally:
+        server.stop()
+    load = os.getloadavg()
+    print(
+        f"\nbrowsercrawl engine bench, {started:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "
+        f"server {server.kind}, concurrency {CONCURRENCY}, load average at end {load[0]:.1f}\n"
+    )
+    print(table(rows))
+    print()
+    for line in ratios(rows, mem_sizes):
+        print(line)
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    return 0 if all(r.items_ok == r.size for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
