@@ -23,9 +23,9 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def demo_model(tmp_path_factory) -> Path:
-    """A per-character model of the demo CAPTCHA trained on 200 generated samples (seconds)."""
+    """A per-character model of the demo CAPTCHA trained on 150 generated samples (seconds)."""
     base = tmp_path_factory.mktemp("demo-captcha")
-    pairs = datasets.generate("demo", base / "train", 200, seed=31)
+    pairs = datasets.generate("demo", base / "train", 150, seed=31)
     model = base / "demo.npz"
     from browsercrawl.captcha.train import CHAR_VARIANTS
 

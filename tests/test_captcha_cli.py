@@ -40,14 +40,16 @@ def test_train_eval_solve_contract(sets, tmp_path) -> None:
     score = json.loads(r.stdout)
     assert {"exact", "per_char", "ms_per_image"} <= set(score)
     assert score["exact"] >= 0.4 and score["per_char"] >= 0.75 and score["ms_per_image"] < 50
-    img, label = load_labelled_folder(test)[0]
+    img, _ = load_labelled_folder(test)[0]
     r = run("solve", str(img), "--model", str(model), "--json")
     out = json.loads(r.stdout)
     assert out["recogniser"] == "chars" and 4 <= len(out["text"]) <= 6 and 0 <= out["confidence"] <= 1
 
 
 def test_tune_writes_a_usable_profile(sets, tmp_path) -> None:
-    train, test = sets
+    _, test = sets
+    train = tmp_path / "small"
+    datasets.generate("lined", train, 40, seed=23)
     r = run("tune", str(train), "--out", str(tmp_path / "prof"), "--name", "lined", "--no-ctc")
     assert r.returncode == 0, r.stderr
     prof = Path(r.stdout.strip())
@@ -93,7 +95,8 @@ def test_labelled_folder_forms_and_recording(tmp_path) -> None:
          ["solve", "{d}/p.json", "--profile", "{d}/p.json"], "p.json: steps[0]: unknown step 'blurr'"),
         (lambda d: (d / "m.npz").write_bytes(b"junk"), ["eval", "{d}", "--model", "{d}/m.npz"],
          "m.npz: not a browsercrawl CAPTCHA model"),
-        (lambda d: None, ["train", "{d}", "--out", "{d}/model.bin"], "model.bin: the model file must end in .npz"),
+        (lambda d: None, ["train", "{d}", "--out", "{d}/model.bin"],
+         "model.bin: the model file must end in .npz"),
         (lambda d: None, ["solve", "{d}/nope.png"], "nope.png: image not found"),
     ],
 )

@@ -85,7 +85,8 @@ def test_char_classifier_learns_the_lined_style(lined, tmp_path) -> None:
 def test_model_file_round_trip_and_garbage(tmp_path, lined) -> None:
     train = load_samples(load_labelled_folder(lined[0]))[:30]
     priors = Priors("".join(sorted(set("".join(lab for _, lab in train)))), 4, 6)
-    meta, arrays = train_chars(train, [{"step": "grayscale"}, {"step": "binarise_otsu"}], "components", priors)
+    steps = [{"step": "grayscale"}, {"step": "binarise_otsu"}]
+    meta, arrays = train_chars(train, steps, "components", priors)
     path = tmp_path / "m.npz"
     write_model(path, {**meta, "profile": Profile("m", charset=priors.charset).to_json()}, arrays)
     meta2, arrays2 = read_model(path)
@@ -96,7 +97,7 @@ def test_model_file_round_trip_and_garbage(tmp_path, lined) -> None:
     assert a == b
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"PK\x03\x04 not really")
-    with pytest.raises(UserError, match="bad.npz: not a browsercrawl CAPTCHA model"):
+    with pytest.raises(UserError, match=r"bad\.npz: not a browsercrawl CAPTCHA model"):
         read_model(bad)
 
 
@@ -121,13 +122,13 @@ def test_ctc_numpy_inference_matches_torch() -> None:
 
 def test_ctc_learns_a_tiny_clean_set() -> None:
     pytest.importorskip("torch")
-    rng = random.Random(0)
-    texts = ["".join(rng.choice("AXT") for _ in range(rng.randint(2, 3))) for _ in range(40)]
+    texts = ["A", "X", "T", "AX", "XT", "TA"] * 3
     grays = [preprocess.grayscale(preprocess.decode_image(clean_png(t))) for t in texts]
-    width = ctc.input_width(grays[0].shape[1] / grays[0].shape[0])
-    net = ctc.train_ctc([ctc.to_input(g, width) for g in grays], texts, "AXT", width, budget_s=25)
-    got = [net.predict(ctc.to_input(g, width))[0] for g in grays[:20]]
-    assert sum(a == b for a, b in zip(got, texts, strict=False)) >= 14, got
+    width = 64
+    xs = [ctc.to_input(g, width) for g in grays]
+    net = ctc.train_ctc(xs, texts, "AXT", width, budget_s=300, max_steps=120)
+    got = [net.predict(x)[0] for x in xs[:6]]
+    assert got == texts[:6]
 
 
 def test_solver_default_profile_sync_and_async() -> None:
@@ -143,7 +144,7 @@ def test_profile_errors_name_the_file_and_field(tmp_path) -> None:
     with pytest.raises(UserError, match=r"p\.json: recogniser: kind must be one of"):
         Profile.load(p)
     p.write_text('{"min_len": 5, "max_len": 3}')
-    with pytest.raises(UserError, match="min_len/max_len"):
+    with pytest.raises(UserError, match=r"min_len/max_len"):
         Profile.load(p)
     p.write_text('{"colour": 1}')
     with pytest.raises(UserError, match="unknown field 'colour'"):

@@ -36,7 +36,8 @@ async def captcha_image_bytes(page, image_selector: str, refresh_selector: str |
         raise UserError(f"{page.url}: no CAPTCHA image matches {image_selector!r}")
     await img.wait_for(state="visible", timeout=10_000)
     await page.wait_for_function(
-        "sel => { const e = document.querySelector(sel); return !e || e.tagName !== 'IMG' || (e.complete && e.naturalWidth > 0); }",
+        "sel => { const e = document.querySelector(sel);"
+        " return !e || e.tagName !== 'IMG' || (e.complete && e.naturalWidth > 0); }",
         arg=image_selector, timeout=10_000,
     )
     return await img.screenshot(type="png", animations="disabled")

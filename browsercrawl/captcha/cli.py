@@ -62,12 +62,14 @@ def eval_cmd(directory: Path, profile: str | None, as_json: bool) -> None:
 
 @captcha.command()
 @click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="model file to write (.npz)")
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path),
+              help="model file to write (.npz)")
 @click.option("--kind", type=click.Choice(["auto", "ctc", "chars"]), default="auto",
               help="ctc: whole-string network (needs torch); chars: segment + classify; auto: ctc if torch")
-@click.option("--budget", default=180.0, show_default=True, help="CTC training time in seconds")
+@click.option("--budget", default=270.0, show_default=True, help="CTC training: at most this many seconds")
+@click.option("--steps", "max_steps", default=2500, show_default=True, help="CTC training: batches of 32")
 @click.option("--profile", help="take preprocessing steps from this profile JSON")
-def train(directory: Path, out: Path, kind: str, budget: float, profile: str | None) -> None:
+def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, profile: str | None) -> None:
     """Train a recogniser on a labelled folder and write one model file."""
     from browsercrawl.captcha.profile import Profile
     from browsercrawl.captcha.samples import load_labelled_folder
@@ -81,29 +83,36 @@ def train(directory: Path, out: Path, kind: str, budget: float, profile: str | N
     samples = load_samples(load_labelled_folder(directory))
     if kind == "auto":
         kind = "ctc" if torch_available() else "chars"
-    prof = train_to_file(samples, out, kind, budget, lambda m: click.echo(m, err=True), steps)
+    if not 1 <= max_steps <= 100_000:
+        raise UserError(f"--steps {max_steps}: must be between 1 and 100000")
+    prof = train_to_file(samples, out, kind, budget, lambda m: click.echo(m, err=True), steps,
+                         max_steps=max_steps)
     click.echo(f"wrote {out} ({kind}, {len(samples)} images, charset {prof.charset!r}, "
                f"lengths {prof.min_len}-{prof.max_len})")
 
 
 @captcha.command()
 @click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="folder for profile + models")
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path),
+              help="folder for profile + models")
 @click.option("--name", default=None, help="profile name (default: the folder's name)")
 @click.option("--holdout", default=0.2, show_default=True, help="fraction held back for scoring")
-@click.option("--budget", default=180.0, show_default=True, help="CTC training time in seconds")
+@click.option("--budget", default=270.0, show_default=True, help="CTC training: at most this many seconds")
+@click.option("--steps", "max_steps", default=2500, show_default=True, help="CTC training: batches of 32")
 @click.option("--no-ctc", is_flag=True, help="skip the CTC network even if torch is installed")
-def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: float, no_ctc: bool) -> None:
+def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: float, max_steps: int,
+         no_ctc: bool) -> None:
     """Try pipelines on labelled samples and keep the best on a held-back split."""
     from browsercrawl.captcha.samples import load_labelled_folder
-    from browsercrawl.captcha.train import load_samples, tune as run_tune
+    from browsercrawl.captcha.train import load_samples
+    from browsercrawl.captcha.train import tune as run_tune
 
     if not 0 < holdout < 1:
         raise UserError(f"--holdout {holdout}: must be between 0 and 1")
     samples = load_samples(load_labelled_folder(directory))
     name = name or directory.resolve().name
-    _, _ = run_tune(samples, out, name, holdout, budget, False if no_ctc else None,
-                    lambda m: click.echo(m, err=True))
+    run_tune(samples, out, name, holdout, budget, False if no_ctc else None,
+             lambda m: click.echo(m, err=True), max_steps)
     click.echo(str(out / f"{name}.json"))
 
 

@@ -124,9 +124,10 @@ def train_ctc(
     budget_s: float = 270.0,
     seed: int = 0,
     log=None,
+    max_steps: int = 2500,
 ) -> CtcNet:
     """Train (see :func:`train_torch`) and fold the result into a numpy :class:`CtcNet`."""
-    return fold(train_torch(inputs, labels, charset, budget_s, seed, log), charset, width)
+    return fold(train_torch(inputs, labels, charset, budget_s, seed, log, max_steps), charset, width)
 
 
 def train_torch(
@@ -136,7 +137,7 @@ def train_torch(
     budget_s: float = 270.0,
     seed: int = 0,
     log=None,
-    max_steps: int = 4000,
+    max_steps: int = 2500,
 ):
     """Train on standardised inputs for ``max_steps`` batches or ``budget_s`` seconds; CPU only.
 

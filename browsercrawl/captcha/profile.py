@@ -154,7 +154,8 @@ def model_recogniser(meta: dict[str, Any], arrays: dict[str, np.ndarray], priors
     if meta["kind"] == "ctc":
         return CtcRecogniser(priors, CtcNet.from_arrays(arrays, meta["charset"], int(meta["width"])))
     n = int(meta["layers"])
-    mlp = Mlp([arrays[f"mlp_w{i}"] for i in range(n)], [arrays[f"mlp_b{i}"] for i in range(n)], meta["classes"])
+    weights = [arrays[f"mlp_w{i}"] for i in range(n)]
+    mlp = Mlp(weights, [arrays[f"mlp_b{i}"] for i in range(n)], meta["classes"])
     return CharRecogniser(priors, mlp, meta["segmentation"], bool(meta["deskew"]))
 
 

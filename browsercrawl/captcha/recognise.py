@@ -204,7 +204,7 @@ def train_mlp(features: np.ndarray, labels: list[str], seed: int = 0) -> Mlp:
     from sklearn.neural_network import MLPClassifier
 
     clf = MLPClassifier(
-        hidden_layer_sizes=(160,), alpha=1e-3, max_iter=300, early_stopping=False, random_state=seed
+        hidden_layer_sizes=(128,), alpha=1e-3, max_iter=150, early_stopping=False, random_state=seed
     )
     clf.fit(features, labels)
     classes = "".join(str(c) for c in clf.classes_)

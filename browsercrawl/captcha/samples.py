@@ -35,8 +35,9 @@ def record_verified_sample(folder: Path, image: bytes, label: str) -> Path:
     stamp = time.strftime("%Y%m%dT%H%M%S") + f"{time.time() % 1:.6f}"[1:].replace(".", "")
     path = folder / f"{stamp}_{label}.png"
     if not image.startswith(b"\x89PNG"):
-        from PIL import Image
         import io
+
+        from PIL import Image
 
         with Image.open(io.BytesIO(image)) as im:
             buf = io.BytesIO()

@@ -6,6 +6,8 @@ ordered left to right.
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 
@@ -43,7 +45,7 @@ def by_projection(binary: np.ndarray, min_ink: int = 1, min_width: int = 2) -> l
 
 def by_components(binary: np.ndarray, min_area: int = 8) -> list[Box]:
     """Connected components; parts that overlap a bigger one in x by half (an i's dot) merge."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(_ink(binary), connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(_ink(binary), connectivity=8)
     boxes = [
         (int(s[0]), int(s[1]), int(s[0] + s[2]), int(s[1] + s[3]))
         for s in stats[1:]
@@ -74,7 +76,7 @@ def _split_box(ink: np.ndarray, box: Box, parts: int) -> list[Box]:
         cuts.append(x0 + lo + int(np.argmin(prof[lo:hi])) if hi > lo else x0 + centre)
     cuts.append(x1)
     out = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         t = _trim_rows(ink, a, max(b, a + 1))
         out.append(t or (a, box[1], max(b, a + 1), box[3]))
     return out

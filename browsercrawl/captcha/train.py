@@ -34,30 +34,29 @@ from browsercrawl.errors import UserError
 Log = Callable[[str], None]
 Samples = list[tuple[np.ndarray, str]]  # decoded BGR image, label
 
+def _s(name: str, **params: Any) -> dict[str, Any]:
+    return {"step": name, **params}
+
+
+_BIG = [_s("scale", factor=2.0), _s("denoise_median", k=3)]
+_TAIL = [_s("remove_dots", max_area=20), _s("pad", px=12)]
 TESSERACT_VARIANTS: list[tuple[str, list[dict[str, Any]], int]] = [
-    ("plain", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "pad", "px": 12}], 7),
-    ("otsu", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "denoise_median", "k": 3},
-              {"step": "binarise_otsu"}, {"step": "remove_dots", "max_area": 12}, {"step": "pad", "px": 12}], 7),
-    ("otsu-lines", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "denoise_median", "k": 3},
-                    {"step": "binarise_otsu"}, {"step": "remove_lines_morph", "k": 3},
-                    {"step": "remove_dots", "max_area": 20}, {"step": "pad", "px": 12}], 7),
-    ("colour", [{"step": "separate_background", "k": 3}, {"step": "scale", "factor": 2.0},
-                {"step": "denoise_median", "k": 3}, {"step": "binarise_otsu"},
-                {"step": "remove_lines_morph", "k": 3}, {"step": "remove_dots", "max_area": 20},
-                {"step": "pad", "px": 12}], 7),
-    ("sauvola", [{"step": "grayscale"}, {"step": "scale", "factor": 2.0}, {"step": "denoise_gaussian", "k": 3},
-                 {"step": "binarise_sauvola", "window": 31, "k": 0.2}, {"step": "remove_dots", "max_area": 20},
-                 {"step": "pad", "px": 12}], 8),
+    ("plain", [_s("grayscale"), _s("scale", factor=2.0), _s("pad", px=12)], 7),
+    ("otsu", [_s("grayscale"), *_BIG, _s("binarise_otsu"), *_TAIL], 7),
+    ("otsu-lines", [_s("grayscale"), *_BIG, _s("binarise_otsu"), _s("remove_lines_morph", k=3), *_TAIL], 7),
+    ("colour", [_s("separate_background", k=3), *_BIG, _s("binarise_otsu"),
+                _s("remove_lines_morph", k=3), *_TAIL], 7),
+    ("sauvola", [_s("grayscale"), _s("scale", factor=2.0), _s("denoise_gaussian", k=3),
+                 _s("binarise_sauvola", window=31, k=0.2), *_TAIL], 8),
 ]
+_CHAR_TAIL = [_s("remove_dots", max_area=10)]
 CHAR_VARIANTS: list[tuple[str, list[dict[str, Any]], str]] = [
-    ("otsu-components", [{"step": "grayscale"}, {"step": "denoise_median", "k": 3}, {"step": "binarise_otsu"},
-                         {"step": "remove_dots", "max_area": 10}], "components"),
-    ("colour-components", [{"step": "separate_background", "k": 3}, {"step": "binarise_otsu"},
-                           {"step": "remove_lines_morph", "k": 2}, {"step": "remove_dots", "max_area": 10}],
+    ("otsu-components", [_s("grayscale"), _s("denoise_median", k=3), _s("binarise_otsu"), *_CHAR_TAIL],
      "components"),
-    ("otsu-projection", [{"step": "grayscale"}, {"step": "denoise_median", "k": 3}, {"step": "binarise_otsu"},
-                         {"step": "remove_lines_morph", "k": 2}, {"step": "remove_dots", "max_area": 10}],
-     "projection"),
+    ("colour-components", [_s("separate_background", k=3), _s("binarise_otsu"),
+                           _s("remove_lines_morph", k=2), *_CHAR_TAIL], "components"),
+    ("otsu-projection", [_s("grayscale"), _s("denoise_median", k=3), _s("binarise_otsu"),
+                         _s("remove_lines_morph", k=2), *_CHAR_TAIL], "projection"),
 ]
 CTC_STEPS: list[dict[str, Any]] = [{"step": "grayscale"}]
 
@@ -141,7 +140,7 @@ def train_chars(
 
 def train_ctc_model(
     samples: Samples, steps: list[dict[str, Any]], priors: Priors, budget_s: float, log: Log | None,
-    seed: int = 0,
+    seed: int = 0, max_steps: int = 2500,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Whole-string CTC network on the images after ``steps`` (trained with PyTorch)."""
     grays = [preprocess.apply(img, steps) for img, _ in samples]
@@ -149,14 +148,14 @@ def train_ctc_model(
     width = ctc.input_width(aspect)
     with single_threaded():
         net = ctc.train_ctc([ctc.to_input(g, width) for g in grays], [lab for _, lab in samples],
-                            priors.charset, width, budget_s, seed, log)
+                            priors.charset, width, budget_s, seed, log, max_steps)
     return {"kind": "ctc", "charset": priors.charset, "width": width}, net.to_arrays()
 
 
 def split(samples: Samples, holdout: float, seed: int = 0) -> tuple[Samples, Samples]:
     """Deterministic shuffle, then the last ``holdout`` fraction is held back for scoring."""
     order = np.random.default_rng(seed).permutation(len(samples))
-    k = max(1, int(round(len(samples) * holdout)))
+    k = max(1, round(len(samples) * holdout))
     if len(samples) - k < 1:
         raise UserError(f"need at least 2 labelled images to tune, got {len(samples)}")
     return [samples[i] for i in order[:-k]], [samples[i] for i in order[-k:]]
@@ -169,12 +168,13 @@ def _profile(name: str, steps, recogniser, priors: Priors) -> Profile:
 def train_to_file(
     samples: Samples, out: Path, kind: str, budget_s: float, log: Log | None,
     steps: list[dict[str, Any]] | None = None, segmentation: str = "components", name: str | None = None,
+    max_steps: int = 2500,
 ) -> Profile:
     """``captcha train``: one model of ``kind`` (ctc / chars) on all samples, written to ``out``."""
     priors = infer_priors([lab for _, lab in samples])
     if kind == "ctc":
         steps = steps or CTC_STEPS
-        meta, arrays = train_ctc_model(samples, steps, priors, budget_s, log)
+        meta, arrays = train_ctc_model(samples, steps, priors, budget_s, log, max_steps=max_steps)
     else:
         steps = steps or CHAR_VARIANTS[0][1]
         meta, arrays = train_chars(samples, steps, segmentation, priors)
@@ -186,8 +186,8 @@ def train_to_file(
 
 
 def tune(
-    samples: Samples, out_dir: Path, name: str, holdout: float = 0.2, ctc_budget_s: float = 180.0,
-    use_ctc: bool | None = None, log: Log = print,
+    samples: Samples, out_dir: Path, name: str, holdout: float = 0.2, ctc_budget_s: float = 270.0,
+    use_ctc: bool | None = None, log: Log = print, max_steps: int = 2500,
 ) -> tuple[Profile, list[tuple[str, Score]]]:
     """Try pipelines on a training split, score on the held-back split, write the best profile."""
     train, held = split(samples, holdout)
@@ -219,8 +219,8 @@ def tune(
     if use_ctc is None:
         use_ctc = torch_available()
     if use_ctc:
-        log(f"  training the CTC network ({ctc_budget_s:.0f} s budget)...")
-        meta, arrays = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None)
+        log(f"  training the CTC network ({max_steps} steps, at most {ctc_budget_s:.0f} s)...")
+        meta, arrays = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None, max_steps=max_steps)
         rec = model_recogniser(meta, arrays, priors)
         prof = _profile(name, CTC_STEPS, {"kind": "ctc", "model": f"{name}-ctc.npz"}, priors)
         record("ctc", prof, rec, held)
