@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import random
 from pathlib import Path
 
 import numpy as np
