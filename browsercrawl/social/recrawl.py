@@ -99,7 +99,8 @@ def choose(candidates: list[Candidate], budget: int, strategy: Strategy, now: fl
     for c in candidates:
         c.p = p_change(c.rate, now - c.last_visit)
     if strategy == "random":
-        return random.Random(seed).sample(candidates, min(budget, len(candidates)))
+        ordered = sorted(candidates, key=lambda c: c.id)  # the same sample for the same seed
+        return random.Random(seed).sample(ordered, min(budget, len(candidates)))
     return sorted(candidates, key=lambda c: (-c.p, -c.rate, c.id))[:budget]
 
 
