@@ -23,6 +23,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "export": "browsercrawl.storage.cli:export",
     "stats": "browsercrawl.storage.cli:stats",
     "demo": "browsercrawl.demo.cli:demo",
+    "recrawl": "browsercrawl.social.cli:recrawl",
     "login": "browsercrawl.session.cli:login",
 }
 

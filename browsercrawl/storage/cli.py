@@ -61,9 +61,17 @@ def _write(rows, fmt: str, out: IO[str]) -> int:
     help="Write here instead of standard output.",
 )
 @click.option("--with-html", is_flag=True, help="Include the (decompressed) rendered HTML of pages.")
-def export(database: str, table: str, fmt: str, out: str | None, with_html: bool) -> None:
-    """Export a table of a crawl DATABASE as JSON lines or CSV."""
+@click.option("--graph", "graph", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the people graph of a social crawl instead: edges.csv or graph.graphml.")
+def export(database: str, table: str, fmt: str, out: str | None, with_html: bool, graph: str | None) -> None:
+    """Export a table of a crawl DATABASE as JSON lines or CSV (or its people graph, --graph)."""
     db = open_readonly(database)
+    if graph:
+        from browsercrawl.social.graph import write_graph
+
+        n = write_graph(db.conn, graph, database)
+        click.echo(f"browsercrawl: wrote {n} edges to {graph}", err=True)
+        return
     rows = _rows(db, table, with_html)
     if out:
         with open(out, "w", encoding="utf-8", newline="") as fh:
@@ -104,6 +112,11 @@ def collect_stats(database: str) -> dict[str, Any]:
         }
         stats["html_bytes"] = row[2] or 0
         stats["first_fetch"], stats["last_fetch"] = row[3], row[4]
+    from browsercrawl.social.graph import graph_stats
+
+    graph = graph_stats(conn)
+    if graph:
+        stats["graph"] = graph
     return stats
 
 
@@ -120,7 +133,7 @@ def stats(database: str, as_json: bool) -> None:
     from rich.table import Table
 
     console = Console()
-    for key in ("tables", "frontier", "status", "via", "hosts", "errors", "timing_ms"):
+    for key in ("tables", "frontier", "status", "via", "hosts", "errors", "timing_ms", "graph"):
         if data.get(key):
             t = Table(title=key, show_header=False)
             for k, v in data[key].items():
