@@ -184,7 +184,8 @@ async def recrawl(
     social.load_state(path)
     social.collect = {}
     social.clock = SiteClock(cfg, known=newest)
-    factory = getattr(crawler, "_context_factory", None)  # the session part's logged-in contexts
+    # the session part's logged-in contexts (it opens them in ``crawler.browser_fetcher.browser``)
+    factory = getattr(crawler, "context_factory", None) or getattr(crawler, "_context_factory", None)
 
     writer = _Writer(path)
     totals = {"revisited": 0, "failed": 0, "changed": 0, "new_items": 0, "new_edges": 0,
@@ -196,6 +197,7 @@ async def recrawl(
             slow_mo_ms=job.browser.slow_mo_ms,
             extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)]))
         fetcher = BrowserFetcher(browser, job.rendering, job.politeness.concurrency, hooks, factory)
+        crawler.browser_fetcher = fetcher  # parts that open contexts find the browser here
         try:
             if cfg.clock == "site":
                 await _probe(browser, factory, hooks, social.clock, job.seeds[0], cfg)
