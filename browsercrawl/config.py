@@ -128,6 +128,7 @@ class JobConfig(BaseModel):
     social: dict | None = None
 
     base_dir: Path = Field(default=Path("."), exclude=True)
+    source_path: Path = Field(default=Path("job.toml"), exclude=True)  # named in later errors
 
     @field_validator("seeds")
     @classmethod
@@ -162,6 +163,7 @@ def parse_job(data: dict, path: Path) -> JobConfig:
     except ValidationError as exc:
         raise UserError(_format_validation_error(path, exc)) from None
     job.base_dir = path.parent
+    job.source_path = path
     return job
 
 
