@@ -25,7 +25,7 @@ from browsercrawl.demo.content import SITE_EPOCH
 from browsercrawl.demo.truth import build_truth
 from browsercrawl.induction.evaluate import compare_value
 from browsercrawl.induction.profile import SiteProfile
-from browsercrawl.induction.wrapper import Wrapper
+from browsercrawl.induction.wrapper import Wrapper, learn_wrapper
 from tests.helpers_demo_login import login_storage_state
 from tests.helpers_induction_demo import score_database, write_job
 
@@ -96,8 +96,11 @@ def test_induce_then_supervised_crawl_on_demo(small_site: DemoSite, tmp_path: Pa
         for child, parent in rows:
             assert profile.should_follow(child), child
             assert weights[parent] <= profile.weight_threshold, (parent, weights[parent])
-        fetched = [r[0] for r in conn.execute("SELECT url FROM pages")]
-        assert not any(u.endswith(("/feed", "/rules", "/logout")) for u in fetched)
+        left_out = {u for c in profile.clusters if c.role == "other" for u in c.examples}
+        left_out -= {f"{site.url}/"}  # the seed is fetched whatever its class
+        assert left_out, "the profile should leave some URL classes out"
+        stored = {r[0] for r in conn.execute("SELECT url FROM pages")}
+        assert not stored & left_out
     finally:
         conn.close()
 
@@ -112,6 +115,31 @@ def test_wrapper_link_fields_resolve_against_the_page_url() -> None:
     }
     with_base = html.replace("<body>", '<head><base href="https://cdn.example/a/"></head><body>')
     assert w.apply(with_base, "http://h.example/t/1")["a"] == "https://cdn.example/u/x"
+
+
+def _thread(title: str, author: str, date: str) -> str:
+    return (
+        '<html><body><header><nav id="nav"><a href="/u/kevin">Me</a> <span class="who">as '
+        '<span id="whoami">kevin</span></span></nav></header><main><article id="thread">'
+        f'<h1>{title}</h1><p class="meta">by <a class="author" href="/u/{author}">{author}</a> '
+        f"<time>{date}</time></p></article></main></body></html>"
+    )
+
+
+def test_wrapper_value_equal_on_both_samples_takes_the_node_near_the_record() -> None:
+    """Both samples by the logged-in user: the header's name must not become the author field."""
+    a, b = _thread("First", "kevin", "2024-01-01"), _thread("Second", "kevin", "2024-02-02")
+    values = [
+        {"title": t, "author": "kevin", "author_url": "/u/kevin", "posted": d}
+        for t, d in (("First", "2024-01-01"), ("Second", "2024-02-02"))
+    ]
+    learned = learn_wrapper((a, b), (values[0], values[1]))
+    assert not learned.warnings
+    got = learned.wrapper.apply(_thread("Third", "ann", "2024-03-03"), "https://f.example/t/3")
+    assert got == {
+        "title": "Third", "author": "ann", "author_url": "https://f.example/u/ann", "posted": "2024-03-03"
+    }
+    assert [r.label for r in learned.wrapper.rules] == ["title", "author", "author_url", "posted"]
 
 
 def test_field_scoring_counts() -> None:

@@ -511,9 +511,14 @@ def learn_wrapper(
     pages = (_page(samples[0]), _page(samples[1]))
     common = pages[0].tag_paths & pages[1].tag_paths
     warnings: list[str] = []
-    rules: list[FieldRule] = []
+    learned: dict[str, FieldRule] = {}
     labels = list(dict.fromkeys([*values[0].keys(), *values[1].keys()]))
-    for label in labels:
+    # A value equal on both samples (both threads by the same author, who is also the logged-in
+    # user named in the header) can sit in several places that all "work" on both samples. Learn
+    # the labels whose values differ first; their nodes then anchor the record, and a same-valued
+    # label takes the exact path nearest to them (sorted() is stable: the user's order otherwise).
+    anchors: list[etree._Element] = []
+    for label in sorted(labels, key=lambda lb: _same_on_both(values, lb)):
         raw = (values[0].get(label), values[1].get(label))
         many = any(isinstance(v, list) for v in raw)
         wanted = (_values(raw[0]), _values(raw[1]))
@@ -529,7 +534,11 @@ def learn_wrapper(
             if wanted[0] or wanted[1]:
                 warnings.append(f"label {label!r}: not found on either sample; left out")
             continue
-        rule = (_learn_many if many else _learn_one)(label, pages, wanted, hits, usable)
+        same = _same_on_both(values, label)
+        if many:
+            rule = _learn_many(label, pages, wanted, hits, usable)
+        else:
+            rule = _learn_one(label, pages, wanted, hits, usable, anchors if same else None)
         if rule is None:
             warnings.append(f"label {label!r}: no CSS path extracts it; left out")
             continue
@@ -537,8 +546,27 @@ def learn_wrapper(
         if min(score) < 1.0:
             bad = [names[s] for s, sc in zip(usable, score, strict=True) if sc < 1.0]
             warnings.append(f"label {label!r}: the learned path is not exact on {', '.join(bad)}")
-        rules.append(rule)
-    return LearnResult(Wrapper(rules), warnings)
+        learned[label] = rule
+        if not same and 0 in usable:  # anchors live on sample A, where same-valued labels start
+            anchors.extend(rule.selector()(pages[0].root)[:3])
+    return LearnResult(Wrapper([learned[lb] for lb in labels if lb in learned]), warnings)
+
+
+def _same_on_both(values: tuple[Mapping[str, Any], Mapping[str, Any]], label: str) -> bool:
+    v0, v1 = _values(values[0].get(label)), _values(values[1].get(label))
+    return bool(v0) and v0 == v1
+
+
+def _nearness(el: etree._Element, anchors: list[etree._Element]) -> int:
+    """Depth of the deepest common ancestor of ``el`` and any anchor: higher = nearer."""
+    mine = {id(a): depth for depth, a in enumerate(reversed(list(_ancestors_or_self(el))))}
+    best = 0
+    for anchor in anchors:
+        for a in _ancestors_or_self(anchor):
+            if id(a) in mine:
+                best = max(best, mine[id(a)])
+                break
+    return best
 
 
 def _rules_for(
@@ -551,13 +579,18 @@ def _rules_for(
             yield FieldRule(label, part, _join(steps), many, regex)
 
 
-def _learn_one(label, pages, wanted, hits, usable) -> FieldRule | None:
-    """A single value: the first candidate path that extracts it exactly from every sample."""
+def _learn_one(label, pages, wanted, hits, usable, anchors=None) -> FieldRule | None:
+    """A single value: the first candidate path that extracts it exactly from every sample.
+
+    With ``anchors`` (nodes of labels whose values differ between samples, on sample A), every
+    candidate's exact path is considered and the one whose node is nearest the anchors wins.
+    """
     first = usable[0]
     other = 1 - first
     cands = [h for h in hits[first][0]][:12]
     other_hits = hits[other][0][:12] if other in usable else []
     best: tuple[float, FieldRule] | None = None
+    exact: list[tuple[int, int, FieldRule]] = []  # (nearness, -order, rule)
     for h in cands:
         regex = None
         if h.contains:
@@ -582,7 +615,13 @@ def _learn_one(label, pages, wanted, hits, usable) -> FieldRule | None:
             if best is None or score > best[0]:
                 best = (score, rule)
             if score == len(usable):
-                return rule
+                if not anchors or first != 0:
+                    return rule
+                found = rule.selector()(pages[first].root)
+                exact.append((_nearness(found[0], anchors) if found else 0, -len(exact), rule))
+                break  # the next candidate node
+    if exact:
+        return max(exact, key=lambda x: (x[0], x[1]))[2]
     return best[1] if best else None
 
 
