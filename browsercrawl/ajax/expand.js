@@ -47,7 +47,7 @@ async (o) => {
     while (left() > 0) {
       const now = performance.now();
       if (o.doneSelector && document.querySelector(o.doneSelector) && !busy()) break;
-      if (content !== before && !busy() && now - lastAny >= quietMs) return true;
+      if (content !== before && !busy() && (now - lastAny >= quietMs || now > idleEnd)) return true;
       if (content === before && !busy() && lastNet > start && now - lastNet >= quietMs + 100) break;
       if (now > (busy() ? hardEnd : idleEnd) && (content === before || now > hardEnd)) break;
       await sleep(25);
@@ -276,17 +276,23 @@ async (o) => {
   async function explore(ex) {
     const path = [];
     const clicked = new Set();
+    const known = new Set();
     const text0 = document.body ? document.body.innerText : "";
     const seen = new Set([stateHash(text0, visibleLinks())]);
     while (report.explore_clicks < ex.maxClicks && report.states.length < ex.maxStates && left() > 0) {
+      // Depth first: controls the last click revealed come before older ones.
       let el = null;
+      let fresh = null;
       for (const c of document.querySelectorAll(ex.candidates)) {
+        const isNew = !known.has(c);
+        known.add(c);
         if (clicked.has(c) || !visible(c) || !allowed(c)) continue;
         if (o.loadMore && o.loadMore !== "auto" && c.matches(o.loadMore)) continue;  // expansion's job
         if (o.loadMore === "auto" && MORE_RX.test((c.innerText || "").trim())) continue;
-        el = c;
-        break;
+        if (isNew && report.explore_clicks > 0 && !fresh) fresh = c;
+        if (!el) el = c;
       }
+      el = fresh || el;
       if (!el) break;
       clicked.add(el);
       path.push(describe(el));
