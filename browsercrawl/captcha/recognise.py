@@ -14,6 +14,7 @@ person should be asked instead.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -23,6 +24,13 @@ import numpy as np
 from browsercrawl.captcha import preprocess, segment
 from browsercrawl.captcha.ctc import CtcNet, to_input
 from browsercrawl.errors import EnvironmentProblem
+
+# Tesseract's OpenMP threads only add spin-waiting on small images (and on a busy 2-core machine
+# made each call several times slower); the Tesseract docs recommend 1 for many small images.
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+
+UNKNOWN_CONFIDENCE = 0.5
 
 
 class Recogniser(Protocol):
@@ -82,6 +90,10 @@ class TesseractRecogniser:
             return "", 0.0
         text = "".join(t for t, _ in words)
         conf = min(max(c, 0.0) for _, c in words) / 100
+        if conf == 0 and self.priors.charset:
+            # Tesseract 5 reports confidence 0 for every word read under a whitelist; say
+            # "unknown" rather than "certainly wrong" so callers do not reject good reads.
+            conf = UNKNOWN_CONFIDENCE
         return text, conf
 
     def recognise(self, gray: np.ndarray) -> tuple[str, float]:
