@@ -92,6 +92,7 @@ class Row:
     exit_code: int
     note: str = ""
     cpu_ms_by_process: dict[str, float] = field(default_factory=dict)
+    peak_pss_mib_by_process: dict[str, float] = field(default_factory=dict)
 
 
 def plan(pages: int, mem_sizes: tuple[int, int]) -> list[Config]:
@@ -253,6 +254,7 @@ def run_one(
         processes=usage.peak_processes,
         exit_code=code,
         note=note,
+        peak_pss_mib_by_process={k: round(v) for k, v in sorted(usage.peak_pss_by_kind.items())},
         cpu_ms_by_process={
             k: round(v * 1000 / max(pages, 1), 1) for k, v in sorted(usage.cpu_by_kind.items())
         },
@@ -387,7 +389,7 @@ def main() -> int:
             print(
                 f"bench:   {row.items_ok}/{row.size} items, {row.pages_per_s} pages/s, "
                 f"{row.cpu_ms_per_page} CPU ms/page ({row.cpu_ms_by_process}), "
-                f"{row.peak_pss_mib} MiB PSS {row.note}",
+                f"{row.peak_pss_mib} MiB PSS ({row.peak_pss_mib_by_process}) {row.note}",
                 file=sys.stderr,
                 flush=True,
             )

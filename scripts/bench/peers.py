@@ -204,7 +204,10 @@ def abort_images(request):
 class Items(scrapy.Spider):
     name = "items"
 
-    def start_requests(self):
+    async def start(self):  # Scrapy >= 2.13
+        yield scrapy.Request(SEED, meta=dict(META))
+
+    def start_requests(self):  # older Scrapy
         yield scrapy.Request(SEED, meta=dict(META))
 
     def parse(self, response):

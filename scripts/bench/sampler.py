@@ -73,6 +73,7 @@ class TreeSample:
     samples: int = 0
     per_process_cpu: dict[tuple[int, int], float] = field(default_factory=dict)
     cpu_by_kind: dict[str, float] = field(default_factory=dict)
+    peak_pss_by_kind: dict[str, float] = field(default_factory=dict)  # MiB, in the peak sample
 
 
 class TreeSampler(threading.Thread):
@@ -86,6 +87,7 @@ class TreeSampler(threading.Thread):
         self._cpu: dict[tuple[int, int], int] = {}
         self._kinds: dict[tuple[int, int], str] = {}
         self._peak_pss = 0
+        self._peak_by_kind: dict[str, int] = {}
         self._peak_procs = 0
         self._samples = 0
 
@@ -111,6 +113,7 @@ class TreeSampler(threading.Thread):
     def sample(self) -> None:
         tree = self._tree()
         pss = 0
+        by_kind: dict[str, int] = {}
         for pid, (start, ticks) in tree.items():
             key = (pid, start)
             if ticks > self._cpu.get(key, -1):
@@ -118,8 +121,13 @@ class TreeSampler(threading.Thread):
             if self._kinds.get(key, "?") in _PROVISIONAL:
                 # Seen just after fork/exec (chromium starts as its /bin/sh wrapper): look again.
                 self._kinds[key] = _kind(pid)
-            pss += _pss_kib(pid)
-        self._peak_pss = max(self._peak_pss, pss)
+            kib = _pss_kib(pid)
+            pss += kib
+            kind = self._kinds.get(key, "?")
+            by_kind[kind] = by_kind.get(kind, 0) + kib
+        if pss > self._peak_pss:
+            self._peak_pss = pss
+            self._peak_by_kind = by_kind
         self._peak_procs = max(self._peak_procs, len(tree))
         self._samples += 1
 
@@ -143,4 +151,5 @@ class TreeSampler(threading.Thread):
             samples=self._samples,
             per_process_cpu={k: v / _TICK for k, v in self._cpu.items()},
             cpu_by_kind=by_kind,
+            peak_pss_by_kind={k: v / 1024 for k, v in self._peak_by_kind.items()},
         )
