@@ -7,8 +7,12 @@ Generates realistic URLs of many shapes (forums, shops, news with dates, query-s
 blogs with slugs, wikis, code hosting) over many hosts, each URL labelled with its true class
 (host + shape), then times clustering and regex generation and prints URLs/s, cluster purity
 (share of URLs in a cluster whose majority class is theirs) and pairwise F1 against the classes.
-The demo-site part (target precision/recall and field F1 after a real crawl) is added when the
-engine runs the induction; tests/test_induction_precrawl.py measures it on a generated site now.
+With ``--demo`` it also runs the whole method on the bundled demo community in the real browser:
+``browsercrawl induce`` (pre-crawl, classes, wrapper from two sample threads) and the supervised
+crawl to completion, then scores target precision/recall and field F1 against the truth dump
+(definitions in browsercrawl/induction/evaluate.py):
+
+    .venv/bin/python scripts/bench_induction.py --sizes --demo [--demo-members 60 --demo-threads 400]
 """
 
 from __future__ import annotations
@@ -182,9 +186,17 @@ def score(clusters, labels: dict[str, str]) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--demo", action="store_true", help="also run induce + supervised crawl on the demo")
+    ap.add_argument("--demo-members", type=int, default=60)
+    ap.add_argument("--demo-threads", type=int, default=400)
+    ap.add_argument("--precrawl", type=int, default=150, help="pre-crawl pages for the demo")
     args = ap.parse_args()
+    if args.demo:
+        bench_demo(args.demo_members, args.demo_threads, args.precrawl)
+    if not args.sizes:
+        return
     print(
         f"{'URLs':>8} {'parse s':>8} {'cluster s':>9} {'URLs/s':>9} {'clusters':>8} "
         f"{'classes':>7} {'purity':>6} {'pair F1':>7} {'regex s':>7} {'regex ok':>8}"
@@ -217,6 +229,44 @@ def main() -> None:
             f"{'yes' if ok else 'NO':>8}"
         )
     print("URLs/s counts parsing + clustering; regex s is generation with the cross-cluster check.")
+
+
+def bench_demo(members: int, threads: int, precrawl_pages: int) -> None:
+    """Induce and crawl the demo site (logged in from a saved state); print times and scores."""
+    import asyncio
+    import json
+    import tempfile
+
+    from browsercrawl.config import load_job
+    from browsercrawl.demo.app import demo_site_in_thread
+    from browsercrawl.demo.config import DemoConfig
+    from browsercrawl.demo.content import SITE_EPOCH
+    from browsercrawl.demo.truth import build_truth
+    from browsercrawl.engine.cli import run_crawl
+    from browsercrawl.engine.crawler import CrawlOptions
+    from browsercrawl.induction.induce import run_induce
+    from tests.helpers_demo_login import login_storage_state
+    from tests.helpers_induction_demo import score_database, write_job
+
+    with tempfile.TemporaryDirectory() as tmp, demo_site_in_thread(
+        DemoConfig(port=0, seed=3, members=members, threads=threads)
+    ) as site:
+        folder = Path(tmp)
+        truth = build_truth(site.state.content, SITE_EPOCH)
+        asyncio.run(login_storage_state(site, folder / "state.json"))
+        job_path = write_job(folder, site, truth, precrawl_pages=precrawl_pages)
+        t0 = time.perf_counter()
+        outcome = asyncio.run(run_induce(load_job(job_path), CrawlOptions(quiet=True), job_path=job_path))
+        t1 = time.perf_counter()
+        summary = run_crawl(str(job_path), CrawlOptions(quiet=True, fresh=True))
+        t2 = time.perf_counter()
+        scores = score_database(folder / "demo.db", outcome.profile, site, truth).as_dict()
+    print(
+        f"demo site: {members} members, {threads} threads; induce {t1 - t0:.1f} s "
+        f"({len(outcome.precrawl.pages)} pre-crawl pages); supervised crawl {t2 - t1:.1f} s "
+        f"({summary.pages_stored} pages, {summary.pages_per_second} pages/s)"
+    )
+    print(json.dumps(scores, indent=1))
 
 
 if __name__ == "__main__":
