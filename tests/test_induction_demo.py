@@ -197,3 +197,15 @@ def test_bad_samples_file_names_file_and_key(tmp_path, capsys) -> None:
     (tmp_path / "s.json").write_text(json.dumps([{"url": "http://a/1"}, {"url": "http://a/2", "values": {}}]))
     code, _, err = run_cli(["induce", str(_job(tmp_path, "[induction]\nsamples = 's.json'"))], capsys)
     assert code == 2 and "s.json: samples.0.values: required key is missing" in err
+
+
+@pytest.mark.browser
+def test_induce_ignores_a_broken_old_profile_and_names_an_unreachable_entry(tmp_path, capsys) -> None:
+    """Re-inducing must work over a broken profile; a dead entry page is a one-line error."""
+    (tmp_path / "bad.json").write_text("{ nope")
+    induction = f"[induction]\nprofile = 'bad.json'\nsamples = [{SAMPLE}, {SAMPLE}]"
+    job = _job(tmp_path, induction + "\n\n[politeness]\nmax_retries = 0")
+    code, _, err = run_cli(["induce", str(job)], capsys)
+    assert code == 2, err
+    assert "entry page http://127.0.0.1:9/ could not be fetched" in err and err.count("\n") == 1
+    assert (tmp_path / "bad.json").read_text() == "{ nope"  # nothing written on failure

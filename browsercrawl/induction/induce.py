@@ -100,7 +100,8 @@ async def run_induce(
         raise UserError(f"{job_path or 'job file'}: no [induction] section; see docs/induction.md")
     samples = ind.samples()
     max_pages = options.max_pages or ind.config.precrawl_pages
-    crawler = (build_crawler or assemble_crawler)(job, options)
+    # Without [induction]: the profile being made (or a broken old one) must not steer the pre-crawl.
+    crawler = (build_crawler or assemble_crawler)(job.model_copy(update={"induction": None}), options)
     hooks = [h for h in crawler.hooks if not isinstance(h, InductionHook)]
     pol = job.politeness
 
