@@ -128,7 +128,17 @@ async def solve_captcha(page: Page, settings: LoginSettings, image_sel: str, inp
     """Screenshot the CAPTCHA, solve it with the real solver, type the answer."""
     from browsercrawl.captcha.browser import captcha_image_bytes
 
-    image = await captcha_image_bytes(page, image_sel)
+    img = page.locator(image_sel).first
+    await img.wait_for(state="attached", timeout=10_000)
+    loaded = await img.evaluate("e => e.tagName !== 'IMG' || (e.complete && e.naturalWidth > 0)")
+    src = await img.evaluate("e => e.src || ''")
+    if not loaded and src.startswith("http"):
+        # The crawl's browser blocks images (a launch flag): fetch the same URL with the page's
+        # cookies instead; sites re-serve the shown challenge for the same URL (the demo does).
+        response = await page.context.request.get(src)
+        image = await response.body()
+    else:
+        image = await captcha_image_bytes(page, image_sel)
     solution = await settings.solver().solve(image)
     await page.locator(input_sel).first.fill(solution.text)
     log.info("CAPTCHA answered %r (confidence %.2f, %s)", solution.text, solution.confidence,

@@ -227,7 +227,7 @@ class SessionManager(PageHook):
 
     async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo, page: Page | None) -> bool:
         """Log in; a locked/rejected account is retired and the next one tried. False if fatal."""
-        while True:
+        while self.fatal is None:
             try:
                 await self._login(ctx, info, page)
                 return True
@@ -244,6 +244,12 @@ class SessionManager(PageHook):
             except UserError as exc:  # LoginError (CAPTCHA never solved...) or a missing secret
                 self._fail(exc if isinstance(exc, LoginError) else LoginError(str(exc)))
                 return False
+            except Exception as exc:  # the browser failed mid-login (timeout, crash): say so, stop
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                log.debug("login failed", exc_info=True)
+                self._fail(LoginError(f"login as {info.slot.name} failed: {first}"))
+                return False
+        return False
 
     def _retire(self, slot: AccountSlot, exc: LoginError) -> None:
         if slot.retired is None:
