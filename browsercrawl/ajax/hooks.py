@@ -50,6 +50,7 @@ class AjaxHook(PageHook):
         self.router = router  # set by assemble in adaptive mode
         self.capture = ResponseCapture(cfg) if cfg.capture else None
         self.sent_back = 0  # HTTP pages sent back to the browser
+        self._sent_back: set[str] = set()
 
     # -- browser path ------------------------------------------------------------------------
     async def on_page_created(self, page: Page) -> None:
@@ -170,7 +171,10 @@ class AjaxHook(PageHook):
         rule = self.cfg.rule_for(ctx.request.url)
         if self.router is None or rule is None or not rule.load_more or not ctx.result.html:
             return
+        if ctx.request.url in self._sent_back:
+            return  # sent back once already and still served over HTTP: keep what we have
         if has_load_more(ctx.result.html, rule.load_more):
+            self._sent_back.add(ctx.request.url)
             self.router.demote(ctx.request.url)
             ctx.result.store = False
             self.sent_back += 1
