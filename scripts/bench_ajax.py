@@ -105,6 +105,24 @@ class StaticOnly(AdaptiveRouter):
         return "http"
 
 
+class StaticCrawler(Crawler):
+    """Loads the login cookies before the first HTTP fetch (the engine's periodic cookie sync lets
+    the other workers' first requests go out before the first sync has finished)."""
+
+    _primed = False
+    _lock: asyncio.Lock | None = None
+
+    async def _fetch_http(self, req: Any) -> Any:
+        if not self._primed:
+            self._lock = self._lock or asyncio.Lock()
+            async with self._lock:
+                if not self._primed:
+                    assert self.http is not None and self.browser_fetcher is not None
+                    self.http.set_cookies(await self.browser_fetcher.cookies())
+                    self._primed = True
+        return await super()._fetch_http(req)
+
+
 async def crawl(site: DemoSite, state: Path, db: Path, seeds: list[str], mode: str, concurrency: int) -> Any:
     data = {
         "seeds": seeds,
@@ -117,7 +135,8 @@ async def crawl(site: DemoSite, state: Path, db: Path, seeds: list[str], mode: s
     job = parse_job(data, db.parent / "job.toml")
     part = ajax_part(job)
     assert part is not None
-    crawler = Crawler(job, CrawlOptions(quiet=True, fresh=True), hooks=[part.hook], tables=part.tables,
+    cls = StaticCrawler if mode == "http" else Crawler
+    crawler = cls(job, CrawlOptions(quiet=True, fresh=True), hooks=[part.hook], tables=part.tables,
                       context_factory=state_context_factory(state, lambda: crawler.browser_fetcher.browser))
     if mode == "http":
         crawler.router = StaticOnly()
