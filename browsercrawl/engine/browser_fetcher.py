@@ -299,7 +299,9 @@ class BrowserFetcher:
             await hook.before_navigation(ctx)
         t0 = time.perf_counter()
         try:
-            response = await page.goto(request.url, wait_until=self.cfg.wait_until, timeout=timeout_ms)
+            # A hook may ask for an earlier goto wait for this URL (its own wait follows).
+            wait_until = ctx.state.get("wait_until", self.cfg.wait_until)
+            response = await page.goto(request.url, wait_until=wait_until, timeout=timeout_ms)
         except PlaywrightTimeoutError:
             raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True) from None
         ctx.response = response

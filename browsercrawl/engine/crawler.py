@@ -130,7 +130,8 @@ class Crawler:
             else None
         )
         self._robots_skipped = 0
-        self._cookie_sync_at = 0.0
+        self._cookie_sync_at = -1e9
+        self._cookie_lock = asyncio.Lock()
         self._interrupted = False
 
     # -- set-up ----------------------------------------------------------------------------------
@@ -285,23 +286,13 @@ class Crawler:
                 progress.update()
 
     async def _handle(self, req: Request) -> tuple[Outcome, bool, float | None]:
-        pol = self.job.politeness
-        last_attempt = req.attempts >= pol.max_retries
+        last_attempt = req.attempts >= self.job.politeness.max_retries
         trace = self.opts.trace_dir if (self.opts.trace_dir and last_attempt) else None
         try:
             result = await self._fetch(req, trace)
         except FetchError as exc:
             if exc.retryable and not last_attempt:
-                delay = (
-                    exc.retry_after
-                    if exc.retry_after is not None
-                    else pol.retry_backoff_seconds * (2**req.attempts)
-                )
-                delay = min(delay, pol.max_retry_after_seconds)
-                self.counters.retried += 1
-                completion = Completion(req, "retry", error=str(exc)[:500], not_before=time.time() + delay)
-                host_pause = delay if exc.status == 429 else None
-                return Outcome(completion), True, host_pause
+                return self._retry(req, str(exc), exc.retry_after, pause_host=exc.status == 429)
             if self.opts.trace_dir and trace is None and self.browser_fetcher is not None:
                 # Non-retryable failure: reproduce it once in a traced context for the user.
                 with contextlib.suppress(FetchError):
@@ -310,21 +301,24 @@ class Crawler:
             self.counters.failed += 1
             return Outcome(Completion(req, "failed", error=str(exc)[:500])), False, None
         if not result.store:
-            # A hook rejected the page (e.g. the session was lost): fetch it again later.
-            self.counters.retried += 1
-            return (
-                Outcome(
-                    Completion(
-                        req,
-                        "retry",
-                        error="page not stored: " + (result.title or ""),
-                        not_before=time.time(),
-                    )
-                ),
-                True,
-                None,
-            )
+            # A hook refused the page (e.g. a login page after the session was lost). It counts as
+            # an attempt like any failure, so a page that is always refused cannot loop forever.
+            error = "page refused by a hook: " + (result.title or result.final_url)
+            if last_attempt:
+                self.counters.failed += 1
+                return Outcome(Completion(req, "failed", error=error[:500])), False, None
+            return self._retry(req, error, None, pause_host=False)
         return await self._outcome(req, result), False, None
+
+    def _retry(self, req: Request, error: str, retry_after: float | None,
+               pause_host: bool) -> tuple[Outcome, bool, float | None]:
+        """Queue the request again after Retry-After or an exponential backoff."""
+        pol = self.job.politeness
+        delay = retry_after if retry_after is not None else pol.retry_backoff_seconds * (2**req.attempts)
+        delay = min(delay, pol.max_retry_after_seconds)
+        self.counters.retried += 1
+        completion = Completion(req, "retry", error=error[:500], not_before=time.time() + delay)
+        return Outcome(completion), True, (delay if pause_host else None)
 
     async def _fetch(self, req: Request, trace: Path | None) -> FetchResult:
         mode = self.job.rendering.mode
@@ -347,8 +341,12 @@ class Crawler:
     async def _fetch_http(self, req: Request) -> FetchResult:
         assert self.http is not None
         if self.browser_fetcher is not None and time.monotonic() - self._cookie_sync_at > 5.0:
-            self._cookie_sync_at = time.monotonic()
-            self.http.set_cookies(await self.browser_fetcher.cookies())
+            # Every worker waits for the first sync: an HTTP fetch without the browser's cookies
+            # would be logged out. Later syncs refresh cookies the site rotated.
+            async with self._cookie_lock:
+                if time.monotonic() - self._cookie_sync_at > 5.0:
+                    self.http.set_cookies(await self.browser_fetcher.cookies())
+                    self._cookie_sync_at = time.monotonic()
         result = await self.http.fetch(req.url)
         self.counters.http += 1
         ctx = PageContext(request=req, page=None, response=None, result=result)

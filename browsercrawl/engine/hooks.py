@@ -37,7 +37,10 @@ class PageHook:
         """Called once per new tab (e.g. to attach a response listener); tabs are reused for many URLs."""
 
     async def before_navigation(self, ctx: PageContext) -> None:
-        """Called before ``goto`` (browser path only), e.g. to pace an account's requests."""
+        """Called before ``goto`` (browser path only), e.g. to pace an account's requests.
+
+        Setting ``ctx.state["wait_until"]`` overrides the job's ``rendering.wait_until`` for this URL.
+        """
 
     async def after_navigation(self, ctx: PageContext) -> None:
         """Called right after ``goto``, before waits (browser path only): check the session here.

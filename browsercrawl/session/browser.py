@@ -39,6 +39,11 @@ BASE_ARGS = (
     "--mute-audio",
     "--metrics-recording-only",
     "--password-store=basic",
+    # Several tabs render at once in one window: without these, Chromium throttles the tabs it
+    # considers hidden, and IntersectionObserver-driven infinite scroll stalls in them.
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
 )
 
 
