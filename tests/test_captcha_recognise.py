@@ -90,7 +90,7 @@ def test_model_file_round_trip_and_garbage(tmp_path, lined) -> None:
     write_model(path, {**meta, "profile": Profile("m", charset=priors.charset).to_json()}, arrays)
     meta2, arrays2 = read_model(path)
     assert meta2["kind"] == "chars" and set(arrays2) == set(arrays)
-    img = preprocess.apply(preprocess.decode_image(train[0][0].tobytes() and _png(train[0][0])), [])
+    img = preprocess.grayscale(preprocess.decode_image(_png(train[0][0])))
     a = model_recogniser(meta, arrays, priors).recognise(preprocess.binarise_otsu(img))
     b = model_recogniser(meta2, arrays2, priors).recognise(preprocess.binarise_otsu(img))
     assert a == b

@@ -224,8 +224,9 @@ def run_steps(img: np.ndarray, steps: list[dict[str, Any]]) -> list[tuple[str, n
 
 
 def apply(img: np.ndarray, steps: list[dict[str, Any]]) -> np.ndarray:
-    """Apply steps in order and return the final image (grayscale if no step made it so)."""
+    """Apply steps in order and return the final image (colour stays colour if no step changed it;
+    recognisers convert, so a vote's members can each start from the colour image)."""
     for spec in steps:
         params = {k: v for k, v in spec.items() if k != "step"}
         img = STEPS[spec["step"]](img, **params)
-    return grayscale(img) if img.ndim == 3 else img
+    return img

@@ -101,6 +101,7 @@ class TesseractRecogniser:
             text, conf = self._read(gray, self.psm)
             text = self.priors.clean(text)
             return text, conf * self.priors.plausibility(text)
+        gray = preprocess.grayscale(gray) if gray.ndim == 3 else gray
         binary = gray if _is_binary(gray) else preprocess.binarise_otsu(gray)
         boxes = segment.segment(binary, self.segmentation, self.priors.expected_len())
         chars, confs = [], []
@@ -159,6 +160,7 @@ class CharRecogniser:
     name: str = "chars"
 
     def chars(self, gray: np.ndarray) -> list[np.ndarray]:
+        gray = preprocess.grayscale(gray) if gray.ndim == 3 else gray
         binary = gray if _is_binary(gray) else preprocess.binarise_otsu(gray)
         boxes = segment.segment(binary, self.segmentation, self.priors.expected_len())
         return [binary[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]
@@ -184,6 +186,7 @@ class CtcRecogniser:
     name: str = "ctc"
 
     def recognise(self, gray: np.ndarray) -> tuple[str, float]:
+        gray = preprocess.grayscale(gray) if gray.ndim == 3 else gray
         text, conf, _ = self.net.predict(to_input(gray, self.net.width))
         return text, conf * self.priors.plausibility(text)
 

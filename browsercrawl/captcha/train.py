@@ -144,6 +144,7 @@ def train_ctc_model(
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Whole-string CTC network on the images after ``steps`` (trained with PyTorch)."""
     grays = [preprocess.apply(img, steps) for img, _ in samples]
+    grays = [preprocess.grayscale(g) if g.ndim == 3 else g for g in grays]
     aspect = float(np.median([g.shape[1] / g.shape[0] for g in grays]))
     width = ctc.input_width(aspect)
     with single_threaded():
@@ -232,9 +233,10 @@ def tune(
         from browsercrawl.captcha.recognise import VoteRecogniser
 
         cp, crec, *_ = trained[best_chars]
-        vote = VoteRecogniser([trained["ctc"][1], Preprocessed(crec, cp.steps)], [1.0, 0.5])
+        members = [Preprocessed(trained["ctc"][1], CTC_STEPS), Preprocessed(crec, cp.steps)]
+        vote = VoteRecogniser(members, [1.0, 0.5])
         spec = {"kind": "vote", "weights": [1.0, 0.5], "members": [
-            {"kind": "ctc", "model": f"{name}-ctc.npz"},
+            {"kind": "ctc", "model": f"{name}-ctc.npz", "steps": CTC_STEPS},
             {"kind": "chars", "model": f"{name}-chars.npz", "steps": cp.steps}]}
         record("vote(ctc, chars)", _profile(name, [], spec, priors), vote, held)
     label, score, best, _ = max(results, key=lambda r: (r[1].exact, r[1].per_char, -r[1].ms_per_image))
