@@ -1,0 +1,149 @@
+"""Crawling the demo community logged in: sessions expire mid-crawl, the crawl logs in again and
+never stores a login page; accounts that cannot log in are retired; secrets stay out of DB and logs."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browsercrawl.demo.app import demo_site_in_thread
+from browsercrawl.demo.auth import password_for
+from browsercrawl.demo.config import DemoConfig
+
+BIN = str(Path(sys.executable).with_name("browsercrawl"))
+pytestmark = pytest.mark.browser
+
+
+def write_job(
+    tmp_path: Path, site, seeds: list[str], accounts: list[tuple[str, str]], extra: str = ""
+) -> Path:
+    acc = "".join(
+        f'[[session.accounts]]\nusername = "{u}"\npassword_env = "{env}"\n' for u, env in accounts
+    )
+    job = tmp_path / "job.toml"
+    job.write_text(f"""
+seeds = {json.dumps(seeds)}
+[scope]
+max_depth = 0
+[politeness]
+concurrency = 8
+per_host_concurrency = 8
+retry_backoff_seconds = 0.1
+[rendering]
+contexts = 2
+wait_until = "domcontentloaded"
+block = ["image", "font", "media", "stylesheet", "script"]
+[output]
+database = "crawl.db"
+[session]
+method = "form"
+login_url = "{site.url}/login"
+state = "state-{{username}}.json"
+[session.logged_in]
+selector = "#logout"
+{extra}
+{acc}""")
+    return job
+
+
+def crawl(job: Path, env: dict[str, str], timeout: float = 400) -> subprocess.CompletedProcess:
+    return subprocess.run([BIN, "crawl", str(job), "--quiet", "--verbose"], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **env})
+
+
+def login_pages(db: Path) -> int:
+    with sqlite3.connect(db) as c:
+        return c.execute(
+            "SELECT COUNT(*) FROM pages WHERE url LIKE '%/login%' OR requested_url LIKE '%/login%' "
+            "OR title = 'Log in' OR html LIKE '%type=\"password\"%'"
+        ).fetchone()[0]
+
+
+def secrets_absent(tmp_path: Path, secrets: list[str], logs: str) -> None:
+    """Passwords and live session cookies appear in no DB file and no log line."""
+    sids = []
+    for state in tmp_path.glob("state-*.json"):
+        assert state.stat().st_mode & 0o077 == 0
+        sids += [c["value"] for c in json.loads(state.read_text())["cookies"] if c["name"] == "sid"]
+    assert sids, "no saved state"
+    blobs = b"".join(p.read_bytes() for p in tmp_path.glob("crawl.db*"))
+    for s in [*secrets, *sids]:
+        assert s.encode() not in blobs and s not in logs
+
+
+def test_sessions_expire_mid_crawl_of_520_pages(tmp_path):
+    """Every 60 requests a login dies: nothing lost, no login page stored (CAPTCHA off for speed;
+    the CAPTCHA re-login is covered by the next test)."""
+    n = 520
+    cfg = DemoConfig(port=0, members=100, require_captcha=False, session_max_requests=60)
+    with demo_site_in_thread(cfg) as site:
+        members = [m.name for m in site.state.content.members[:2]]
+        pws = {f"BC_PW_{i}": password_for(m, 0) for i, m in enumerate(members)}
+        seeds = [f"{site.url}/t/{i}" for i in range(1, n + 1)]  # each 301s to its canonical slug
+        job = write_job(tmp_path, site, seeds, [(m, f"BC_PW_{i}") for i, m in enumerate(members)])
+        r = crawl(job, pws)
+        assert r.returncode == 0, r.stderr[-2000:]
+        summary = json.loads(r.stdout)
+        s = summary["session"]
+        print("expiry test:", json.dumps({k: summary[k] for k in ("pages_stored", "failed", "retried",
+                                                                 "seconds")}), json.dumps(s))
+        assert summary["pages_stored"] == n and summary["failed"] == 0 and summary["queued_left"] == 0
+        assert s["relogins"] >= n // 60 - 2 and s["logins"] == s["relogins"] + 2
+        assert s["accounts_retired"] == [] and all(v >= 1 for v in s["logins_per_account"].values())
+        assert login_pages(tmp_path / "crawl.db") == 0
+        with sqlite3.connect(tmp_path / "crawl.db") as c:
+            assert c.execute("SELECT COUNT(DISTINCT url) FROM pages WHERE url LIKE '%/t/%-%'"
+                             ).fetchone()[0] == n
+        secrets_absent(tmp_path, list(pws.values()), r.stderr)
+
+
+def test_captcha_relogins_and_a_locked_account_is_retired(tmp_path):
+    cfg = DemoConfig(port=0, members=20, captcha_difficulty=1, session_max_requests=10)
+    with demo_site_in_thread(cfg) as site:
+        locked, good = (m.name for m in site.state.content.members[:2])
+        site.state.auth.locked_until[locked] = float("inf")  # as if banned by the site
+        pws = {"PW_LOCKED": password_for(locked, 0), "PW_GOOD": password_for(good, 0)}
+        seeds = [f"{site.url}/t/{i}" for i in range(1, 31)]
+        job = write_job(tmp_path, site, seeds, [(locked, "PW_LOCKED"), (good, "PW_GOOD")],
+                        extra="[session.captcha]\nmax_attempts = 8\n")
+        r = crawl(job, pws)
+        assert r.returncode == 0, r.stderr[-2000:]
+        summary = json.loads(r.stdout)
+        s = summary["session"]
+        print("captcha test:", json.dumps(s))
+        assert summary["pages_stored"] == 30 and summary["failed"] == 0
+        assert [a["username"] for a in s["accounts_retired"]] == [locked]
+        assert "account locked" in s["accounts_retired"][0]["reason"]
+        assert s["relogins"] >= 2 and s["logins_per_account"][good] == s["logins"]
+        assert login_pages(tmp_path / "crawl.db") == 0
+        assert f"account {locked} retired" in r.stderr
+        secrets_absent(tmp_path, list(pws.values()), r.stderr)
+
+
+def test_no_usable_account_bad_keys_and_missing_secret_are_one_line_errors(tmp_path):
+    cfg = DemoConfig(port=0, members=10, require_captcha=False)
+    with demo_site_in_thread(cfg) as site:
+        name = site.state.content.members[0].name
+        job = write_job(tmp_path, site, [f"{site.url}/boards"], [(name, "PW")])
+        r = crawl(job, {"PW": "wrong-password"})
+        assert r.returncode == 3, r.stderr
+        last = r.stderr.strip().splitlines()[-1]
+        assert last.startswith("browsercrawl: error:") and "every account is retired" in last
+        assert f"{name}: login as {name}" in last and "wrong username or password" in last
+        assert "wrong-password" not in r.stderr and "Traceback" not in r.stderr
+
+        r = crawl(job, {"PW": ""})
+        assert r.returncode == 2
+        assert r.stderr.strip() == (f"browsercrawl: error: {job}: session.accounts.0.password_env: "
+                                    "environment variable PW is not set")
+
+        job.write_text(job.read_text().replace("[session.logged_in]", "acounts = 1\n[session.logged_in]"))
+        r = crawl(job, {"PW": "x"})
+        assert r.returncode == 2
+        assert r.stderr.strip() == f"browsercrawl: error: {job}: session.acounts: unknown key"
