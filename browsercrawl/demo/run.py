@@ -1,0 +1,231 @@
+"""``browsercrawl demo``: crawl the bundled community the way a user would, and score the result.
+
+Everything goes through the product: the CAPTCHA model is trained from labelled samples of the
+site's style (``captcha train``), the crawler logs in through the real login form and solves the
+CAPTCHA with that model (no test oracle), the site logs it out every few hundred requests so
+re-login is exercised, the AJAX part scrolls and clicks "load more", the induction part learns
+the thread pages from two samples and fills ``records``, and the social part walks members and
+their follow lists. The job files are written to the output folder, so a user can rerun or edit
+them with ``browsercrawl crawl``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from browsercrawl.demo.app import DemoSite, demo_site_in_thread
+from browsercrawl.demo.auth import password_for
+from browsercrawl.demo.captcha_image import random_captcha_text, render_captcha
+from browsercrawl.demo.config import DemoConfig
+from browsercrawl.demo.expected import pick_samples, truth_records
+from browsercrawl.demo.truth import build_truth
+
+PASSWORD_ENV = "BC_DEMO_PASSWORD"
+
+DEMO_AJAX: dict[str, Any] = {
+    "rules": [
+        {
+            "match": r"/board/\d+",
+            "wait": "selector",
+            "selector": "#thread-list[data-loaded]",
+            "wait_cap_seconds": 5,
+        },
+        {"match": r"/t/\d+", "load_more": "auto", "max_load_more": 100, "item_selector": "li.comment"},
+    ],
+}
+
+
+def _write_toml(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(tomli_w.dumps(data))
+    return path
+
+
+def _session_section(site: DemoSite, user: str, model: Path) -> dict[str, Any]:
+    return {
+        "method": "form",
+        "login_url": f"{site.url}/login",
+        "accounts": [{"username": user, "password_env": PASSWORD_ENV}],
+        "logged_in": {"selector": "#logout"},
+        "captcha": {
+            "image_selector": "#captcha-img",
+            "input_selector": "#captcha",
+            "profile": model.name,
+            "max_attempts": 8,
+            "samples_dir": "captcha-verified",
+        },
+    }
+
+
+def train_captcha_model(out: Path, samples: int, difficulty: int, log) -> tuple[Path, float]:
+    """Label ``samples`` images of the site's style (the generator plays the person labelling them)."""
+    from browsercrawl.captcha.samples import load_labelled_folder
+    from browsercrawl.captcha.train import load_samples, train_to_file
+
+    model = out / "captcha-model.npz"
+    if model.exists():
+        return model, 0.0
+    folder = out / "captcha-labelled"
+    folder.mkdir(exist_ok=True)
+    rng = random.Random(20261122)
+    for i in range(samples):
+        text = random_captcha_text(rng)
+        (folder / f"{i:04d}_{text}.png").write_bytes(render_captcha(text, rng, difficulty))
+    t0 = time.monotonic()
+    train_to_file(load_samples(load_labelled_folder(folder)), model, "chars", 240.0, None)
+    return model, time.monotonic() - t0
+
+
+async def _crawl(job_path: Path, induce: bool) -> Any:
+    from browsercrawl.config import load_job
+    from browsercrawl.engine.assemble import assemble_crawler
+    from browsercrawl.engine.crawler import CrawlOptions
+
+    job = load_job(job_path)
+    options = CrawlOptions(quiet=True, fresh=True)
+    induced = None
+    if induce:
+        from browsercrawl.induction.induce import run_induce
+
+        induced = await run_induce(job, options, job_path=job_path)
+    summary = await assemble_crawler(job, options).run()
+    return summary, induced
+
+
+def login_pages_stored(db: Path) -> int:
+    """Pages that are the login form (what a crawl stores when it silently loses its session)."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT COUNT(*) FROM pages WHERE url LIKE '%/login%' OR title LIKE 'Log in -%'"
+        ).fetchone()[0]
+
+
+def _records_score(db: Path, site_url: str, truth: dict, profile_path: Path) -> dict[str, Any]:
+    from browsercrawl.induction.evaluate import score_crawl
+    from browsercrawl.induction.profile import SiteProfile
+
+    profile = SiteProfile.load(profile_path)
+    conn = sqlite3.connect(db)
+    try:
+        fetched = [r[0] for r in conn.execute("SELECT url FROM pages WHERE status = 200")]
+        labels = [r[1] for r in conn.execute("PRAGMA table_info(records)")]
+        records = {}
+        for row in conn.execute("SELECT * FROM records"):
+            rec = dict(zip(labels, row, strict=True))
+            records[rec.pop("url")] = rec
+    finally:
+        conn.close()
+    called = [u for u in fetched if profile.is_target(u)]
+    scores = score_crawl(fetched, called, records, truth_records(site_url, truth, comments=None))
+    return {"threads_found": len(records), "threads_expected": len(truth["threads.json"]), **scores.as_dict()}
+
+
+def run_demo(
+    out: Path, members: int, seed: int, captcha_samples: int, relogin_every: int, echo
+) -> dict[str, Any]:
+    """Start the site, train the CAPTCHA model, crawl the community and its members, score both."""
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = DemoConfig(
+        port=0,
+        seed=seed,
+        members=members,
+        session_max_requests=relogin_every,
+        session_ttl_seconds=3600.0,
+        lock_after_failures=0,
+    )
+    report: dict[str, Any] = {}
+    echo(f"demo: training the CAPTCHA model on {captcha_samples} labelled images of the site's style")
+    model, train_s = train_captcha_model(out, captcha_samples, cfg.captcha_difficulty, echo)
+    report["captcha_training_seconds"] = round(train_s, 1)
+    with demo_site_in_thread(cfg) as site:
+        truth = build_truth(site.state.content)
+        user = truth["members.json"][0]["name"]
+        os.environ[PASSWORD_ENV] = password_for(user, seed)  # as a user would export it
+        echo(
+            f"demo: site at {site.url} ({members} members, {len(truth['threads.json'])} threads); "
+            f"logging in as {user}"
+        )
+
+        (out / "samples.json").write_text(json.dumps(pick_samples(site.url, truth, comments=None), indent=1))
+        community = _write_toml(
+            out / "community.toml",
+            {
+                "name": "demo-community",
+                "seeds": [f"{site.url}/boards"],
+                "scope": {
+                    "deny": [
+                        "/logout",
+                        "/login",
+                        "/account/",
+                        "/search",
+                        "/archive/",
+                        "/help/",
+                        "/legal/",
+                        "/u/",
+                        "/member",
+                        "/feed",
+                        "/files/",
+                        "/tag/",
+                    ]
+                },
+                "politeness": {"concurrency": 4, "per_host_concurrency": 4},
+                "rendering": {"wait_until": "load"},
+                "output": {"database": "community.db", "store_html": False},
+                "session": _session_section(site, user, model),
+                "ajax": DEMO_AJAX,
+                "induction": {
+                    "samples": "samples.json",
+                    "precrawl_pages": 120,
+                    "profile": "community.profile.json",
+                },
+            },
+        )
+        echo("demo: learning the site (pre-crawl + wrapper induction), then the supervised crawl")
+        t0 = time.monotonic()
+        summary, _ = asyncio.run(_crawl(community, induce=True))
+        report["community"] = {
+            "pages": summary.pages_total,
+            "seconds": round(time.monotonic() - t0, 1),
+            "failed": summary.failed,
+            "session": summary.session,
+            "login_pages_stored": login_pages_stored(out / "community.db"),
+            **_records_score(out / "community.db", site.url, truth, out / "community.profile.json"),
+        }
+
+        from browsercrawl.social.demo import demo_social_section, found_vs_expected
+
+        seeds = [truth["members.json"][i]["name"] for i in (1, 2)]
+        social = _write_toml(
+            out / "social.toml",
+            {
+                "name": "demo-social",
+                "seeds": [f"{site.url}/u/{name}" for name in seeds],
+                "scope": {"deny": ["/logout", "/login", "/account/"]},
+                "politeness": {"concurrency": 4, "per_host_concurrency": 4},
+                "output": {"database": "social.db", "store_html": False},
+                "session": _session_section(site, user, model),
+                "social": demo_social_section(),
+            },
+        )
+        echo("demo: walking members and their follow lists")
+        t0 = time.monotonic()
+        summary, _ = asyncio.run(_crawl(social, induce=False))
+        report["social"] = {
+            "pages": summary.pages_total,
+            "seconds": round(time.monotonic() - t0, 1),
+            "failed": summary.failed,
+            "session": summary.session,
+            "login_pages_stored": login_pages_stored(out / "social.db"),
+            **found_vs_expected(out / "social.db", truth, seeds),
+        }
+        report["site_mutations"] = len(site.state.mutations)
+    (out / "summary.json").write_text(json.dumps(report, indent=2))
+    return report
