@@ -317,3 +317,21 @@ def test_parse_job_minimal_contract():
     job = parse_job({"seeds": ["http://127.0.0.1:8000/"], "output": {"database": "crawl.db"}}, Path("j.toml"))
     assert job.scope.mode == "same-host" and job.rendering.mode == "browser"
     assert job.politeness.obey_robots is True
+
+
+@pytest.mark.browser
+def test_contexts_and_tabs_recycle_under_concurrency(tmp_path, port):
+    """Contexts retire while their tabs close concurrently; no page is lost to the recycling."""
+    site = JsSite(pages=60)
+    with serve_in_thread(site.app(), port) as base:
+        job = make_job(
+            tmp_path,
+            base + "/static/0",
+            politeness={"concurrency": 8, "per_host_concurrency": 8},
+            rendering={"pages_per_context": 7, "uses_per_page": 3, "wait_until": "domcontentloaded"},
+        )
+        job.write_text(job.read_text().replace('/static/0/"', '/static/0"'))
+        summary = crawl(job)
+    assert summary["failed"] == 0 and summary["pages_total"] == 60
+    # A draining context finishes the pages its open tabs already hold (up to concurrency - 1 more).
+    assert summary["contexts_opened"] >= 60 // (7 + 7) and summary["tabs_opened"] >= 60 // 3

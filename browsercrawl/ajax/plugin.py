@@ -27,5 +27,5 @@ def ajax_part(job: JobConfig, job_path: str | Path | None = None) -> AjaxPart | 
     """None when the job has no ``[ajax]`` section; raises UserError on a bad one."""
     if job.ajax is None:
         return None
-    cfg = parse_ajax(job.ajax, job_path or job.base_dir / "job.toml")
+    cfg = parse_ajax(job.ajax, job_path or job.source_path)
     return AjaxPart(cfg, AjaxHook(cfg))

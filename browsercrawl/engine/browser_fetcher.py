@@ -196,13 +196,18 @@ class BrowserFetcher:
         return _Tab(page, owner)
 
     async def _close_tab(self, tab: _Tab) -> None:
-        tab.owner.open_tabs -= 1
+        owner = tab.owner
+        owner.open_tabs -= 1
+        # Decide before any await: two tabs of a draining context can close concurrently, and
+        # only the last one may retire the context.
+        retire = owner.draining and owner.open_tabs == 0 and owner in self._all
+        if retire:
+            self._all.remove(owner)
         with contextlib.suppress(PlaywrightError):
             await tab.page.close()
-        if tab.owner.draining and tab.owner.open_tabs == 0:
-            self._all.remove(tab.owner)
+        if retire:
             with contextlib.suppress(PlaywrightError):
-                await tab.owner.context.close()
+                await owner.context.close()
 
     async def _acquire(self) -> _Tab:
         tab = await self._slots.get()

@@ -156,7 +156,7 @@ def induction_config(job: JobConfig, source: Path | None = None) -> InductionJob
     """Validate ``job.induction``; None when the job has no ``[induction]`` section."""
     if job.induction is None:
         return None
-    where = source or job.base_dir / "job.toml"
+    where = source or job.source_path
     try:
         config = InductionConfig.model_validate(job.induction)
     except ValidationError as exc:

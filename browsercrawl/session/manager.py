@@ -351,7 +351,7 @@ def session_part(job: JobConfig, trace_dir: Path | None = None) -> SessionManage
         return None
     from browsercrawl.session.config import parse_session
 
-    source = Path(str(getattr(job, "source_path", None) or job.base_dir / "job.toml"))
+    source = job.source_path
     cfg = parse_session(job.session, source, job.base_dir)
     manager = SessionManager(cfg, job, job_path=source, trace_dir=trace_dir)
     if cfg.accounts and manager.can_log_in():

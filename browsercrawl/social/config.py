@@ -190,5 +190,5 @@ def _profile_regex(path: str, source: str) -> str:
 
 def social_config(job: JobConfig) -> SocialConfig:
     """The job's social section, validated; the error names the job file when the engine kept it."""
-    source = str(getattr(job, "source_path", None) or job.base_dir / "job.toml")
+    source = str(job.source_path)
     return parse_social(job.social, source, job.base_dir)
