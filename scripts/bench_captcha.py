@@ -170,7 +170,8 @@ def main() -> int:
                                   str(Path(tmp, style, "test")), "--model", str(model), "--json"],
                                  capture_output=True, text=True, check=True)
             cli_exact = json.loads(cli.stdout)["exact"]
-            print(f"{style}: trained {steps} steps in {train_s:.0f} s wall, {train_cpu:.0f} s CPU, on "
+            print(f"{style}: trained (up to {steps} steps) in {train_s:.0f} s wall, "
+                  f"{train_cpu:.0f} s CPU, on "
                   f"{n_train} images; charset {prof.charset!r}; "
                   f"CLI eval exact {cli_exact:.1%}", file=sys.stderr)
             for solver, preds in results.items():

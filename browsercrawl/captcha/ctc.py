@@ -198,6 +198,8 @@ def train_torch(
         step += 1
         if log and step % 200 == 0:
             log(f"step {step} loss {loss.item():.3f} lr {lr:.5f} {frac:.0%} of budget")
+    if log:
+        log(f"stopped after {step} steps, {time.monotonic() - start:.0f} s")
     net.eval()
     return net
 
