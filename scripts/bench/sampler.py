@@ -118,8 +118,10 @@ class TreeSampler(threading.Thread):
             key = (pid, start)
             if ticks > self._cpu.get(key, -1):
                 self._cpu[key] = ticks
-            if self._kinds.get(key, "?") in _PROVISIONAL:
-                # Seen just after fork/exec (chromium starts as its /bin/sh wrapper): look again.
+            kind = self._kinds.get(key, "?")
+            if kind in _PROVISIONAL or (kind == "python" and pid != self.root):
+                # Seen between fork and exec (a child still looks like its parent, chromium starts
+                # as its /bin/sh wrapper): look again.
                 self._kinds[key] = _kind(pid)
             kib = _pss_kib(pid)
             pss += kib
