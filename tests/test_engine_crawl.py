@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sqlite3
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from browsercrawl.config import parse_job
-from browsercrawl.engine.crawler import CrawlOptions, Crawler
+from browsercrawl.engine.crawler import Crawler, CrawlOptions
 from tests.apps.jssite import JsSite
 from tests.apps.server import serve_in_thread
 
@@ -114,7 +115,7 @@ def test_per_host_delay_and_robots_crawl_delay_are_measured_at_the_server(tmp_pa
         crawl(job)
     starts = [t for p, t in site.hits if p.startswith("/static/")]
     assert len(starts) == 8
-    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
     want = max(delay, crawl_delay or 0)
     assert min(gaps) >= want * 0.9, gaps
 

@@ -94,7 +94,8 @@ def collect_stats(database: str) -> dict[str, Any]:
         )
         stats["errors"] = dict(
             conn.execute(
-                "SELECT error, COUNT(*) FROM frontier WHERE state='failed' GROUP BY error ORDER BY 2 DESC LIMIT 10"
+                "SELECT error, COUNT(*) FROM frontier WHERE state='failed'"
+                " GROUP BY error ORDER BY 2 DESC LIMIT 10"
             )
         )
     if "pages" in db.table_names():
@@ -104,7 +105,8 @@ def collect_stats(database: str) -> dict[str, Any]:
         }
         stats["via"] = dict(conn.execute("SELECT via, COUNT(*) FROM pages GROUP BY via"))
         row = conn.execute(
-            "SELECT AVG(fetch_ms), AVG(render_ms), SUM(html_bytes), MIN(fetched_at), MAX(fetched_at) FROM pages"
+            "SELECT AVG(fetch_ms), AVG(render_ms), SUM(html_bytes), MIN(fetched_at), MAX(fetched_at)"
+            " FROM pages"
         ).fetchone()
         stats["timing_ms"] = {
             "fetch_avg": round(row[0] or 0, 1),

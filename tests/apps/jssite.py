@@ -40,7 +40,7 @@ class JsSite:
         return f"The body text of item {i} is here."
 
     @web.middleware
-    async def _log(self, request: web.Request, handler):  # noqa: ANN001
+    async def _log(self, request: web.Request, handler):
         self.hits.append((request.path_qs, time.monotonic()))
         self.counts[request.path] += 1
         return await handler(request)
@@ -50,7 +50,8 @@ class JsSite:
         body = (
             '<html><head><title>home</title></head><body><a href="/p/0">start</a> '
             '<a href="/redirect/1">moved</a> <a href="/flaky/1">flaky</a> <a href="/limited">limited</a> '
-            f'<a href="http://localhost:{port}/p/0">other host</a> <a href="/static/0">static</a></body></html>'
+            f'<a href="http://localhost:{port}/p/0">other host</a> '
+            '<a href="/static/0">static</a></body></html>'
         )
         return web.Response(text=body, content_type="text/html")
 
