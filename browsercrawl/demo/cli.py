@@ -1,7 +1,7 @@
-"""``browsercrawl demo``: serve the bundled demo community and dump its ground truth.
+"""``browsercrawl demo``: crawl the bundled demo community end to end, serve it, dump its truth.
 
-``demo`` is a group so the default run (crawl the demo site end to end) can be added later as
-the no-subcommand behaviour; for now, without a subcommand it prints help.
+``demo`` is a group: without a subcommand it runs the whole demo (``run.py``) and prints what was
+found against the ground truth; ``demo serve`` and ``demo truth`` are its subcommands.
 """
 
 from __future__ import annotations

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Log-in-and-reload rounds one fetch of a page may take before the page is refused (and re-queued
+# as a failed attempt). Bounded so a page that looks logged out for another reason cannot loop.
+RELOGINS_PER_PAGE = 3
+
 
 @dataclass(eq=False)
 class AccountSlot:
@@ -296,23 +300,31 @@ class SessionManager(PageHook):
             ctx.state["session_refused"] = reason
             return
         host = ctx.request.host
+        seen = ctx.state.get("session_generation", info.generation)
+        timeout_ms = self.job.rendering.timeout_seconds * 1000
         self._hold(host)
         try:
-            async with info.lock:
-                if info.generation == ctx.state.get("session_generation", info.generation):
-                    log.info("session of %s lost on %s (%s); logging in again", info.slot.name,
-                             ctx.request.url, reason)
-                    if not await self._login_with_fallback(page.context, info, page):
-                        ctx.state["session_refused"] = reason
-                        return
-                    self.relogins += 1
-            timeout_ms = self.job.rendering.timeout_seconds * 1000
-            ctx.response = await page.goto(
-                ctx.request.url, wait_until=self.job.rendering.wait_until, timeout=timeout_ms
-            )
-            again = await self.detector.lost_reason(page, ctx.response)
-            if again is not None:
-                ctx.state["session_refused"] = again
+            # A session can die again before this tab's re-navigation lands (other tabs spent it,
+            # or the site allows few requests per login). That is not the page's fault, so it
+            # does not cost one of the page's retries: log in again and re-navigate, a bounded
+            # number of times; only a page still logged out after all of them is refused.
+            for _ in range(RELOGINS_PER_PAGE):
+                async with info.lock:
+                    if info.generation == seen:
+                        log.info("session of %s lost on %s (%s); logging in again", info.slot.name,
+                                 ctx.request.url, reason)
+                        if not await self._login_with_fallback(page.context, info, page):
+                            ctx.state["session_refused"] = reason
+                            return
+                        self.relogins += 1
+                    seen = info.generation
+                ctx.response = await page.goto(
+                    ctx.request.url, wait_until=self.job.rendering.wait_until, timeout=timeout_ms
+                )
+                reason = await self.detector.lost_reason(page, ctx.response)
+                if reason is None:
+                    return
+            ctx.state["session_refused"] = reason
         finally:
             self._release(host)
 
