@@ -8,6 +8,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,26 @@ def test_no_usable_account_bad_keys_and_missing_secret_are_one_line_errors(tmp_p
         r = crawl(job, {"PW": "x"})
         assert r.returncode == 2
         assert r.stderr.strip() == f"browsercrawl: error: {job}: session.acounts: unknown key"
+
+
+def test_pause_on_error_keeps_the_failing_login_open_headed(tmp_path, xvfb_display):
+    """--headed --pause-on-error: a login that fails waits with its tab open instead of exiting."""
+    cfg = DemoConfig(port=0, members=10, require_captcha=False)
+    with demo_site_in_thread(cfg) as site:
+        name = site.state.content.members[1].name
+        job = write_job(tmp_path, site, [f"{site.url}/t/1"], [(name, "PW")])
+        env = {**os.environ, "PW": "wrong-password"}
+        r = subprocess.run([BIN, "crawl", str(job), "--pause-on-error"], capture_output=True, text=True,
+                           timeout=60, env=env)
+        assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+            "browsercrawl: error: --pause-on-error needs --headed (there is no browser window to pause in)"]
+        proc = subprocess.Popen([BIN, "crawl", str(job), "--headed", "--pause-on-error", "--quiet"],
+                                stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            line = proc.stderr.readline()  # blocks until the login fails and the crawl pauses
+            assert "paused at the failing step" in line and "wrong username or password" in line
+            time.sleep(2)
+            assert proc.poll() is None  # still waiting for the person, browser open
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)

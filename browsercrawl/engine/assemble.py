@@ -21,7 +21,7 @@ def assemble_crawler(job: JobConfig, options: CrawlOptions) -> Crawler:
     # --- session (issue 4): log in, detect a lost session, refuse login pages; first hook ---
     from browsercrawl.session.manager import session_part
 
-    session = session_part(job, options.trace_dir)
+    session = session_part(job, options.trace_dir, pause_on_error=options.pause_on_error and options.headed)
     if session is not None:
         hooks.append(session)
     # --- end session ---

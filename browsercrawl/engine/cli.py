@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from browsercrawl.config import load_job
-from browsercrawl.errors import EXIT_CRAWL_FAILURES, EXIT_INTERRUPTED, EXIT_OK
+from browsercrawl.errors import EXIT_CRAWL_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
 
 
 def run_crawl(job_path: str, options, build_crawler=None):
@@ -46,6 +46,8 @@ def run_crawl(job_path: str, options, build_crawler=None):
 @click.option("--fresh", is_flag=True, help="Delete the job's database and start over.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output; only the JSON summary.")
 @click.option("--verbose", "-v", is_flag=True, help="Log each failure and retry.")
+@click.option("--pause-on-error", is_flag=True,
+              help="With --headed: a login that fails stops at the failing step with the browser open.")
 def crawl(
     job: str,
     headed: bool,
@@ -55,6 +57,7 @@ def crawl(
     fresh: bool,
     quiet: bool,
     verbose: bool,
+    pause_on_error: bool,
 ) -> int:
     """Crawl the site described by the JOB file into its SQLite database.
 
@@ -76,7 +79,10 @@ def crawl(
         max_pages=max_pages,
         fresh=fresh,
         quiet=quiet,
+        pause_on_error=pause_on_error,
     )
+    if pause_on_error and not headed:
+        raise UserError("--pause-on-error needs --headed (there is no browser window to pause in)")
     summary = run_crawl(job, options)
     click.echo(json.dumps(summary.as_dict(), indent=None if quiet else 2))
     if summary.interrupted:

@@ -55,6 +55,7 @@ class CrawlOptions:
     max_pages: int | None = None
     fresh: bool = False
     quiet: bool = False
+    pause_on_error: bool = False  # with headed: a failing login stops with its browser tab open
 
 
 @dataclass

@@ -61,6 +61,8 @@ def _settings(kw: dict[str, Any], login_url: str | None) -> Any:
     from browsercrawl.session.config import CaptchaConfig, LoggedInSignal
     from browsercrawl.session.login import LoginSettings
 
+    if kw.get("pause_on_error") and not kw.get("headed"):
+        raise UserError("--pause-on-error needs --headed (there is no browser window to pause in)")
     return LoginSettings(
         login_url=login_url,
         logged_in=LoggedInSignal(selector=kw.get("logged_in_selector")),
