@@ -171,3 +171,39 @@ def test_pause_on_error_keeps_the_failing_login_open_headed(tmp_path, xvfb_displ
         finally:
             proc.kill()
             proc.wait(timeout=30)
+
+
+def test_session_ending_while_load_more_runs_never_stores_the_login_page(tmp_path):
+    """The page looks logged in at navigation; then the session ends while "load more" fetches
+    comments, and the page's own script leaves for /login. That snapshot must be refused and the
+    page fetched again whole (every comment), not stored as the login page or failed."""
+    import zlib
+
+    import lxml.html
+
+    cfg = DemoConfig(port=0, members=100, require_captcha=False, session_max_requests=6)
+    with demo_site_in_thread(cfg) as site:
+        c = site.state.content
+        # 2-3 "load more" fetches each (10 comments inline, 10 per fetch): a thread fits one
+        # 6-request session, but a session never lasts for two of them
+        threads = [t for t in c.threads.values() if 20 < len(t.comments) <= 40][:8]
+        assert len(threads) == 8
+        name = c.members[1].name
+        job = write_job(tmp_path, site, [site.url + t.path for t in threads], [(name, "PW")])
+        text = job.read_text().replace('block = ["image", "font", "media", "stylesheet", "script"]',
+                                       'block = ["image"]')
+        text = text.replace("concurrency = 8\nper_host_concurrency = 8",
+                            "concurrency = 1\nper_host_concurrency = 1")
+        job.write_text(text + '\n[ajax]\n[[ajax.rules]]\nmatch = "/t/\\\\d+"\nload_more = "auto"\n'
+                       'max_load_more = 20\nitem_selector = "li.comment"\n')
+        r = crawl(job, {"PW": password_for(name, 0)})
+        assert r.returncode == 0, r.stderr[-2000:]
+        summary = json.loads(r.stdout)
+        assert summary["pages_stored"] == 8 and summary["failed"] == 0, summary
+        assert summary["session"]["login_pages_refused"] >= 1  # the case happened, and was caught
+        assert login_pages(tmp_path / "crawl.db") == 0
+        with sqlite3.connect(tmp_path / "crawl.db") as db:
+            for t in threads:
+                (blob,) = db.execute("SELECT html FROM pages WHERE url = ?", (site.url + t.path,)).fetchone()
+                doc = lxml.html.fromstring(zlib.decompress(blob).decode())
+                assert len(doc.cssselect("#comments .comment-text")) == len(t.comments), t.path

@@ -309,6 +309,16 @@ class BrowserFetcher:
             response = await page.goto(request.url, wait_until=wait_until, timeout=timeout_ms)
         except PlaywrightTimeoutError:
             raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True) from None
+        except PlaywrightError as exc:
+            if "interrupted by another navigation" not in str(exc):
+                raise
+            # The page's own script went elsewhere before the wait ended (to the login page when
+            # the session is gone, or a client-side redirect): go on from where it landed and let
+            # the hooks judge that page (the session hook logs in again and reloads).
+            response = None
+            with contextlib.suppress(PlaywrightError):
+                state = "load" if wait_until == "load" else "domcontentloaded"
+                await page.wait_for_load_state(state, timeout=timeout_ms)
         ctx.response = response
         for hook in self.hooks:
             await hook.after_navigation(ctx)  # may log in again and re-navigate (ctx.response changes)
@@ -381,6 +391,10 @@ def _classify(exc: PlaywrightError) -> FetchError:
     msg = str(exc).split("\n", 1)[0]
     if "Download is starting" in msg:
         return NeedsHttp()
-    retryable = any(s in msg for s in ("net::ERR_", "Target crashed", "Navigation failed", "closed"))
+    # "Execution context was destroyed": the page navigated while it was being read (its own script
+    # went elsewhere, e.g. to the login page when a session ended mid-page); a new try reads it whole.
+    transient = ("net::ERR_", "Target crashed", "Navigation failed", "closed",
+                 "Execution context was destroyed", "Frame was detached", "interrupted by another navigation")
+    retryable = any(s in msg for s in transient)
     permanent = any(s in msg for s in ("ERR_NAME_NOT_RESOLVED", "ERR_INVALID_URL", "ERR_UNSAFE"))
     return FetchError(msg, retryable=retryable and not permanent)

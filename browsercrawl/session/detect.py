@@ -88,14 +88,20 @@ class Detector:
             return f"the page says {found['text']!r}"
         return None
 
-    def lost_reason_http(self, result: FetchResult) -> str | None:
-        """The same decision for a page fetched over plain HTTP (no live page to ask)."""
+    def lost_reason_http(self, result: FetchResult, *, form_in_html: bool = True) -> str | None:
+        """The same decision from a fetched result alone (no live page to ask).
+
+        Used for pages fetched over plain HTTP, and on every browser snapshot: a page's own script
+        can leave for the login page after the navigation looked fine (a session that ends while
+        "load more" runs). ``form_in_html`` is off for snapshots, whose visible login form was
+        already checked live (a hidden password input in the HTML must not count).
+        """
         if result.status in self.logged_out.statuses:
             return f"HTTP {result.status}"
         if self.url_is_login(result.final_url):
             return f"redirected to the login page {result.final_url}"
         html = result.html or ""
-        if self.logged_out.login_form and _PASSWORD_INPUT_RE.search(html):
+        if form_in_html and self.logged_out.login_form and _PASSWORD_INPUT_RE.search(html):
             return "a login form is in the page"
         body = (result.text or html).lower()
         for t in self._texts:

@@ -75,6 +75,8 @@ class LoginSettings:
     trace_dir: Path | None = None
     pause_on_error: bool = False
     captcha_base_dir: Path = Path(".")
+    captchas_answered: int = 0  # CAPTCHA answers typed into login forms
+    captchas_accepted: int = 0  # ... of which the site accepted (the solver's accuracy in the field)
     _solver: CaptchaSolver | None = None
 
     @classmethod
@@ -185,9 +187,11 @@ async def run_login(
     for n in range(1, max_attempts + 1):
         seen = await attempt(page, n)
         captchas += seen is not None
+        settings.captchas_answered += seen is not None
         with contextlib.suppress(Exception):
             await page.wait_for_load_state("load", timeout=settings.timeout_seconds * 1000)
         if await logged_in(page, settings.logged_in, detector):
+            settings.captchas_accepted += seen is not None
             if seen is not None and (folder := settings.samples_dir()) is not None:
                 from browsercrawl.captcha.samples import record_verified_sample
 

@@ -135,6 +135,8 @@ class SessionManager(PageHook):
             "accounts_retired": list(self.retired),
             "logins_per_account": {s.name: s.logins for s in self.slots},
             "sessions_lost": dict(self.lost_reasons),
+            "captchas_answered": self.settings.captchas_answered,
+            "captchas_accepted": self.settings.captchas_accepted,
             "fatal": str(self.fatal) if self.fatal else None,
         }
 
@@ -334,8 +336,8 @@ class SessionManager(PageHook):
         if result is None:
             return
         reason = ctx.state.get("session_refused")
-        if reason is None and ctx.page is None:
-            reason = self.detector.lost_reason_http(result)
+        if reason is None:
+            reason = self.detector.lost_reason_http(result, form_in_html=ctx.page is None)
         if reason is not None:
             result.store = False
             result.title = f"session lost ({reason})"
