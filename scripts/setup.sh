@@ -28,7 +28,11 @@ stamp=.venv/.browsercrawl-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     echo "setup: installing browsercrawl and its test dependencies into .venv"
     .venv/bin/pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
-    .venv/bin/pip install -q -e '.[test]' 2>&1 | grep -v "^WARNING: Location" || true
-    .venv/bin/python -c "import browsercrawl, playwright, cv2, pytesseract, rbloom" 
+    # PyTorch trains the CAPTCHA network (the captcha-train extra). An exact version, installed
+    # first: here it resolves to the CPU wheel the machine provides, where an open range would
+    # fetch the newest CUDA build (gigabytes) from PyPI.
+    .venv/bin/pip install -q 'torch==2.13.0' 2>&1 | grep -v "^WARNING: Location" || true
+    .venv/bin/pip install -q -e '.[test,captcha-train]' 2>&1 | grep -v "^WARNING: Location" || true
+    .venv/bin/python -c "import browsercrawl, playwright, cv2, pytesseract, rbloom, torch"
     touch "$stamp"
 fi

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from browsercrawl.captcha import datasets
+from browsercrawl.captcha.profile import Profile
 from browsercrawl.captcha.samples import load_labelled_folder, record_verified_sample
 from browsercrawl.errors import UserError
 
@@ -46,6 +47,29 @@ def test_train_eval_solve_contract(sets, tmp_path) -> None:
     assert out["recogniser"] == "chars" and 4 <= len(out["text"]) <= 6 and 0 <= out["confidence"] <= 1
 
 
+def test_ctc_fine_tunes_the_base_then_its_own_model(sets, tmp_path) -> None:
+    """`train --kind ctc` starts from the bundled base; `--from MODEL` continues a site's model
+    (what a crawl's verified samples are for); both beat the base read zero-shot."""
+    train, test = sets
+    base = json.loads(run("eval", str(test), "--json").stdout)["exact"]
+    first = tmp_path / "first.npz"
+    r = run("train", str(train), "--out", str(first), "--kind", "ctc", "--budget", "40", "--threads", "2")
+    assert r.returncode == 0, r.stderr
+    assert "starting from a trained model" in r.stderr
+    tuned = json.loads(run("eval", str(test), "--model", str(first), "--json").stdout)
+    again = tmp_path / "again.npz"
+    r = run("train", str(train), "--out", str(again), "--kind", "ctc", "--budget", "15", "--from", str(first))
+    assert r.returncode == 0, r.stderr
+    charset = json.loads(run("solve", str(load_labelled_folder(test)[0][0]), "--model", str(again),
+                             "--json").stdout)
+    assert charset["recogniser"] == "ctc"
+    n = len(set("".join(label for _, label in load_labelled_folder(train))))
+    assert f"({n} of {n} characters known)" in r.stderr
+    continued = json.loads(run("eval", str(test), "--model", str(again), "--json").stdout)
+    assert tuned["exact"] >= 0.8 and tuned["exact"] > base, (base, tuned)
+    assert continued["exact"] >= 0.8, continued
+
+
 def test_tune_writes_a_usable_profile(sets, tmp_path) -> None:
     _, test = sets
     train = tmp_path / "small"
@@ -62,11 +86,15 @@ def test_tune_writes_a_usable_profile(sets, tmp_path) -> None:
 
 def test_debug_writes_each_stage(sets, tmp_path) -> None:
     img, _ = load_labelled_folder(sets[1])[0]
-    r = run("debug", str(img), "--out", str(tmp_path / "dbg"))
+    Profile().save(tmp_path / "tess.json")  # the Tesseract pipeline: many stages to look at
+    r = run("debug", str(img), "--out", str(tmp_path / "dbg"), "--profile", str(tmp_path / "tess.json"))
     assert r.returncode == 0, r.stderr
     names = sorted(p.name for p in (tmp_path / "dbg").iterdir())
     assert names[0] == "00-input.png" and any("binarise_otsu" in n for n in names)
-    assert names[-1].endswith("segments.png")
+    assert names[-1].endswith("segments.png") and r.stdout.split("\t")[2] == "tesseract"
+    r = run("debug", str(img), "--out", str(tmp_path / "dbg2"))  # default: the base model's one stage
+    assert r.returncode == 0 and r.stdout.split("\t")[2] == "ctc"
+    assert (tmp_path / "dbg2" / "01-grayscale.png").is_file()
 
 
 def test_labelled_folder_forms_and_recording(tmp_path) -> None:
@@ -98,6 +126,11 @@ def test_labelled_folder_forms_and_recording(tmp_path) -> None:
         (lambda d: None, ["train", "{d}", "--out", "{d}/model.bin"],
          "model.bin: the model file must end in .npz"),
         (lambda d: None, ["solve", "{d}/nope.png"], "nope.png: image not found"),
+        (lambda d: None, ["train", "{d}", "--out", "{d}/m.npz", "--from", "{d}/gone.npz"],
+         "--from {d}/gone.npz: no such model file (or say base / none)"),
+        (lambda d: (d / "junk.npz").write_bytes(b"junk"),
+         ["train", "{d}", "--out", "{d}/m.npz", "--from", "{d}/junk.npz"],
+         "junk.npz: not a browsercrawl CAPTCHA model"),
     ],
 )
 def test_bad_input_gives_one_line_error(tmp_path, setup, args, message) -> None:
@@ -105,6 +138,7 @@ def test_bad_input_gives_one_line_error(tmp_path, setup, args, message) -> None:
     r = run(*[a.format(d=tmp_path) for a in args])
     assert r.returncode == 2, (r.stdout, r.stderr)
     lines = r.stderr.strip().splitlines()
+    message = message.format(d=tmp_path)
     assert len(lines) == 1 and lines[0].startswith("browsercrawl: error: ") and message in lines[0], lines
     assert "Traceback" not in r.stderr
 

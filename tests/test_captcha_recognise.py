@@ -98,6 +98,26 @@ def test_model_file_round_trip_and_garbage(tmp_path, lined) -> None:
     bad.write_bytes(b"PK\x03\x04 not really")
     with pytest.raises(UserError, match=r"bad\.npz: not a browsercrawl CAPTCHA model"):
         read_model(bad)
+    old = tmp_path / "old.npz"  # a version-1 CTC file (folded weights only) cannot be trained further
+    np.savez(old, meta=np.frombuffer(b'{"format": "browsercrawl-captcha-model", "version": 1, '
+                                     b'"kind": "ctc"}', np.uint8))
+    with pytest.raises(UserError, match=r"old\.npz: a CTC model from an older browsercrawl"):
+        read_model(old)
+
+
+def test_tesseract_alone_gets_one_openmp_thread(monkeypatch) -> None:
+    """The one-thread limit must reach Tesseract's subprocess, not this process (it capped torch)."""
+    import os
+
+    from browsercrawl.captcha.recognise import _pytesseract
+
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    pt = _pytesseract()
+    gray = preprocess.apply(preprocess.decode_image(clean_png("K7P3X")), Profile().steps)
+    assert TesseractRecogniser(Priors("K7P3XABC", 5, 5)).recognise(gray)[0] == "K7P3X"
+    assert pt.pytesseract.environ["OMP_THREAD_LIMIT"] == "1" and "OMP_THREAD_LIMIT" not in os.environ
+    monkeypatch.setenv("BC_PROBE", "live")  # the overlay follows later changes of the environment
+    assert pt.pytesseract.environ["BC_PROBE"] == "live"
 
 
 def _png(bgr: np.ndarray) -> bytes:
@@ -110,12 +130,14 @@ def test_ctc_numpy_inference_matches_torch() -> None:
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(0)
     xs = [rng.normal(size=(ctc.INPUT_H, 96)).astype(np.float32) for _ in range(8)]
-    tnet = ctc.train_torch(xs, ["AB", "BA", "A", "B"] * 2, "AB", budget_s=5, max_steps=5)
-    net = ctc.fold(tnet, "AB", 96)
+    plan = ctc.TrainPlan(max_steps=5, budget_s=30)
+    tnet = ctc.train_torch(xs, ["AB", "BA", "A", "B"] * 2, "AB", plan, init=None)
+    net = ctc.to_numpy(tnet, "AB", 96)
     with torch.no_grad():
         ref = tnet(torch.from_numpy(xs[0])[None, None])[0].T.numpy()
     assert np.abs(net.logits(xs[0]) - ref).max() < 1e-3
-    again = ctc.CtcNet.from_arrays(net.to_arrays(), "AB", 96)
+    # what a model file holds (trainable parameters) loads back to the same numpy network
+    again = ctc.CtcNet.from_params(ctc.split_params(ctc.params_of(tnet)), ctc.model_meta("AB", 96, net.arch))
     assert np.array_equal(again.logits(xs[1]), net.logits(xs[1]))
 
 
@@ -125,16 +147,64 @@ def test_ctc_learns_a_tiny_clean_set() -> None:
     grays = [preprocess.grayscale(preprocess.decode_image(clean_png(t))) for t in texts]
     width = 64
     xs = [ctc.to_input(g, width) for g in grays]
-    net = ctc.train_ctc(xs, texts, "AXT", width, budget_s=300, max_steps=120)
+    tnet = ctc.train_torch(xs, texts, "AXT", ctc.TrainPlan(max_steps=150, budget_s=300), init=None)
+    net = ctc.to_numpy(tnet, "AXT", width)
     got = [net.predict(x)[0] for x in xs[:6]]
     assert got == texts[:6]
 
 
+def test_decoding_restricted_to_the_site_charset_folds_case() -> None:
+    """The base model knows 62 characters; a site's answers may be upper case and digits only."""
+    class Scripted(ctc.CtcNet):
+        def logits(self, x):  # columns: 'a', blank, 'A', 'x', blank, '7'
+            z = np.full((6, 5), -9.0, np.float32)
+            for t, k in enumerate([1, 0, 2, 3, 0, 4]):
+                z[t, k] = 5.0
+            z[0, 2] = 4.0  # 'a' strong, 'A' a little weaker: together they are the site's 'A'
+            return z
+
+    net = Scripted("aAx7", 0, ctc.DEFAULT_ARCH, [], [], (np.zeros(1), np.zeros(1)))
+    x = np.zeros((ctc.INPUT_H, 64), np.float32)
+    assert net.predict(x)[0] == "aAx7"  # no restriction: the network's own characters
+    text, _, prob = net.predict(x, "AX7")
+    assert text == "AAX7" and prob.shape == (6, 4) and np.allclose(prob.sum(axis=1), 1)
+    assert net.predict(x, "A7")[0] == "AA7"  # 'x' is not allowed at all: its column goes elsewhere
+
+
+def test_fine_tuning_carries_output_rows_by_character() -> None:
+    torch = pytest.importorskip("torch")
+    src = ctc.build_torch_net(ctc.DEFAULT_ARCH, 4)  # blank + "aB7"
+    params = ctc.split_params(ctc.params_of(src))
+    dst = ctc.build_torch_net(ctc.DEFAULT_ARCH, 5)  # blank + "BAZ7"
+    carried = ctc.init_state(dst, params, "aB7", "BAZ7")
+    assert carried == 3  # B and 7 as they are, A from its lower-case twin; Z is new
+    w = dst.state_dict()["head.weight"]
+    sw = torch.from_numpy(params["head.weight"])
+    for new_row, old_row in [(0, 0), (1, 2), (2, 1), (4, 3)]:
+        assert torch.equal(w[new_row], sw[old_row])
+    assert not torch.equal(w[3], sw[1]) and not torch.equal(w[3], sw[2])
+    body = "body.0.weight"
+    assert torch.equal(dst.state_dict()[body], src.state_dict()[body])
+    other = ctc.build_torch_net(ctc.Arch(convs=((8, (2, 2)),), seq=()), 4)
+    with pytest.raises(UserError, match="another architecture"):
+        ctc.init_state(other, params, "aB7", "aB7")
+
+
 def test_solver_default_profile_sync_and_async() -> None:
+    """No profile: the bundled base model reads text it was never trained on, sync and async."""
     solver = CaptchaSolver.from_profile(None)
     sol = solver.solve_sync(clean_png("HELLO"))
-    assert isinstance(sol, Solution) and sol.text == "HELLO" and sol.recogniser == "tesseract"
+    assert isinstance(sol, Solution) and sol.text == "HELLO" and sol.recogniser == "ctc"
+    assert 0 < sol.confidence <= 1
     assert asyncio.run(solver.solve(clean_png("W4TER"))).text == "W4TER"
+
+
+def test_default_profile_without_the_base_file_is_tesseract(monkeypatch, tmp_path) -> None:
+    from browsercrawl.captcha import profile
+
+    monkeypatch.setattr(profile, "BASE_MODEL", tmp_path / "missing.npz")
+    sol = CaptchaSolver.from_profile(None).solve_sync(clean_png("HELLO"))
+    assert sol.text == "HELLO" and sol.recogniser == "tesseract"
 
 
 def test_profile_errors_name_the_file_and_field(tmp_path) -> None:

@@ -20,6 +20,19 @@ def _solver(profile: str | None):
     return CaptchaSolver.from_profile(profile)
 
 
+def _start_from(value: str) -> Path | str | None:
+    """``--from``: "base", "none" or an existing model file (checked before any training)."""
+    if value in ("base", "none"):
+        return None if value == "none" else "base"
+    path = Path(value)
+    if not path.is_file():
+        raise UserError(f"--from {value}: no such model file (or say base / none)")
+    from browsercrawl.captcha.profile import read_model
+
+    read_model(path)  # a bad file is a one-line error now, not after loading the samples
+    return path
+
+
 @click.group()
 def captcha() -> None:
     """Solve image CAPTCHAs; train and tune a site's profile from labelled samples."""
@@ -27,7 +40,7 @@ def captcha() -> None:
 
 @captcha.command()
 @click.argument("image", type=click.Path(path_type=Path))
-@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: Tesseract)")
+@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: bundled base)")
 @click.option("--json", "as_json", is_flag=True, help="print a JSON object")
 def solve(image: Path, profile: str | None, as_json: bool) -> None:
     """Print the answer to one CAPTCHA image."""
@@ -43,7 +56,7 @@ def solve(image: Path, profile: str | None, as_json: bool) -> None:
 
 @captcha.command("eval")
 @click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: Tesseract)")
+@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: bundled base)")
 @click.option("--json", "as_json", is_flag=True, help='print {"exact", "per_char", "ms_per_image"}')
 def eval_cmd(directory: Path, profile: str | None, as_json: bool) -> None:
     """Measure exact and per-character accuracy and ms/image on a labelled folder."""
@@ -69,7 +82,12 @@ def eval_cmd(directory: Path, profile: str | None, as_json: bool) -> None:
 @click.option("--budget", default=270.0, show_default=True, help="CTC training: at most this many seconds")
 @click.option("--steps", "max_steps", default=2500, show_default=True, help="CTC training: batches of 32")
 @click.option("--profile", help="take preprocessing steps from this profile JSON")
-def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, profile: str | None) -> None:
+@click.option("--from", "start", default="base", show_default=True,
+              help="CTC training starts from: base (the bundled pretrained model), none, or a model .npz")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="CTC training threads (default: the cores available, at most 4)")
+def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, profile: str | None,
+          start: str, threads: int | None) -> None:
     """Train a recogniser on a labelled folder and write one model file."""
     from browsercrawl.captcha.profile import Profile
     from browsercrawl.captcha.samples import load_labelled_folder
@@ -79,6 +97,7 @@ def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, 
         raise UserError(f"{out}: the model file must end in .npz")
     if not 1 <= budget <= 3600:
         raise UserError(f"--budget {budget}: must be between 1 and 3600 seconds")
+    start_from = _start_from(start)
     steps = Profile.load(profile).steps if profile else None
     samples = load_samples(load_labelled_folder(directory))
     if kind == "auto":
@@ -86,7 +105,7 @@ def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, 
     if not 1 <= max_steps <= 100_000:
         raise UserError(f"--steps {max_steps}: must be between 1 and 100000")
     prof = train_to_file(samples, out, kind, budget, lambda m: click.echo(m, err=True), steps,
-                         max_steps=max_steps)
+                         max_steps=max_steps, start=start_from, threads=threads)
     click.echo(f"wrote {out} ({kind}, {len(samples)} images, charset {prof.charset!r}, "
                f"lengths {prof.min_len}-{prof.max_len})")
 
@@ -100,8 +119,11 @@ def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, 
 @click.option("--budget", default=270.0, show_default=True, help="CTC training: at most this many seconds")
 @click.option("--steps", "max_steps", default=2500, show_default=True, help="CTC training: batches of 32")
 @click.option("--no-ctc", is_flag=True, help="skip the CTC network even if torch is installed")
+@click.option("--from", "start", default="base", show_default=True,
+              help="CTC training starts from: base, none, or a model .npz")
+@click.option("--threads", type=click.IntRange(1, 64), default=None, help="CTC training threads")
 def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: float, max_steps: int,
-         no_ctc: bool) -> None:
+         no_ctc: bool, start: str, threads: int | None) -> None:
     """Try pipelines on labelled samples and keep the best on a held-back split."""
     from browsercrawl.captcha.samples import load_labelled_folder
     from browsercrawl.captcha.train import load_samples
@@ -109,10 +131,11 @@ def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: f
 
     if not 0 < holdout < 1:
         raise UserError(f"--holdout {holdout}: must be between 0 and 1")
+    start_from = _start_from(start)
     samples = load_samples(load_labelled_folder(directory))
     name = name or directory.resolve().name
     run_tune(samples, out, name, holdout, budget, False if no_ctc else None,
-             lambda m: click.echo(m, err=True), max_steps)
+             lambda m: click.echo(m, err=True), max_steps, start=start_from, threads=threads)
     click.echo(str(out / f"{name}.json"))
 
 
@@ -131,7 +154,7 @@ def label(directory: Path) -> None:
 @captcha.command()
 @click.argument("image", type=click.Path(path_type=Path))
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="folder for stage images")
-@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: Tesseract)")
+@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: bundled base)")
 def debug(image: Path, out: Path, profile: str | None) -> None:
     """Write the image after each preprocessing stage, plus segmentation boxes, into OUT."""
     import cv2

@@ -15,6 +15,7 @@ person should be asked instead.
 from __future__ import annotations
 
 import os
+from collections import ChainMap
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -22,12 +23,25 @@ import cv2
 import numpy as np
 
 from browsercrawl.captcha import preprocess, segment
-from browsercrawl.captcha.ctc import CtcNet, to_input
+from browsercrawl.captcha.ctc import CtcNet
 from browsercrawl.errors import EnvironmentProblem
 
-# Tesseract's OpenMP threads only add spin-waiting on small images (and on a busy 2-core machine
-# made each call several times slower); the Tesseract docs recommend 1 for many small images.
-os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+def _pytesseract():
+    """pytesseract, set to start Tesseract with one OpenMP thread.
+
+    Tesseract's OpenMP threads only add spin-waiting on small images (on a busy 2-core machine each
+    call got several times slower); its docs recommend 1 for many small images. The limit goes to
+    Tesseract alone, through the environment pytesseract hands its subprocess (a live overlay on
+    ``os.environ``): set process-wide, it would also cap PyTorch's threads when training runs in the
+    same process.
+    """
+    import pytesseract
+
+    mod = pytesseract.pytesseract
+    if not isinstance(getattr(mod, "environ", None), ChainMap):
+        mod.environ = ChainMap({"OMP_THREAD_LIMIT": "1"}, os.environ)
+    return pytesseract
 
 
 UNKNOWN_CONFIDENCE = 0.5
@@ -77,8 +91,7 @@ class TesseractRecogniser:
         return f"--psm {psm} --oem 1{wl}"
 
     def _read(self, img: np.ndarray, psm: int) -> tuple[str, float]:
-        import pytesseract
-
+        pytesseract = _pytesseract()
         try:
             data = pytesseract.image_to_data(
                 img, config=self._config(psm), output_type=pytesseract.Output.DICT
@@ -187,7 +200,7 @@ class CtcRecogniser:
 
     def recognise(self, gray: np.ndarray) -> tuple[str, float]:
         gray = preprocess.grayscale(gray) if gray.ndim == 3 else gray
-        text, conf, _ = self.net.predict(to_input(gray, self.net.width))
+        text, conf, _ = self.net.predict(self.net.input_for(gray), self.priors.charset)
         return text, conf * self.priors.plausibility(text)
 
 

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from browsercrawl.captcha import preprocess
-from browsercrawl.captcha.profile import Profile
+from browsercrawl.captcha.profile import Profile, default_profile
 from browsercrawl.captcha.recognise import Recogniser
 from browsercrawl.captcha.threads import single_threaded
 
@@ -37,8 +37,8 @@ class CaptchaSolver:
 
     @classmethod
     def from_profile(cls, path: str | None) -> CaptchaSolver:
-        """Load a profile JSON or a model ``.npz``; ``None`` -> preprocessing + Tesseract."""
-        return cls(Profile() if path is None else Profile.load(path))
+        """Load a profile JSON or a model ``.npz``; ``None`` -> the bundled base model."""
+        return cls(default_profile() if path is None else Profile.load(path))
 
     def solve_sync(self, image: bytes) -> Solution:
         with single_threaded():

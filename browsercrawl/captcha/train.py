@@ -19,7 +19,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from browsercrawl.captcha import ctc, preprocess
-from browsercrawl.captcha.profile import Profile, model_recogniser, write_model
+from browsercrawl.captcha.profile import Profile, model_recogniser, read_model, write_model
 from browsercrawl.captcha.recognise import (
     CharRecogniser,
     Priors,
@@ -59,6 +59,8 @@ CHAR_VARIANTS: list[tuple[str, list[dict[str, Any]], str]] = [
                          _s("remove_lines_morph", k=2), *_CHAR_TAIL], "projection"),
 ]
 CTC_STEPS: list[dict[str, Any]] = [{"step": "grayscale"}]
+SCRATCH_LR = 3e-3
+FINE_TUNE_LR = 2e-3
 
 
 def torch_available() -> bool:
@@ -138,19 +140,47 @@ def train_chars(
     return meta, arrays
 
 
+StartFrom = Path | str | None  # a model file, "base" (the bundled base model), or None (scratch)
+
+
+def load_start(start: StartFrom) -> tuple[dict[str, np.ndarray], str, ctc.Arch] | None:
+    """Parameters, charset and architecture of the model training starts from (None: scratch).
+
+    "base" is the bundled pretrained model; when it is missing (a checkout without it) training
+    starts from scratch, which still works but needs more samples.
+    """
+    if start is None:
+        return None
+    path = ctc.BASE_MODEL if start == "base" else Path(start)
+    if start == "base" and not path.is_file():
+        return None
+    meta, arrays = read_model(path)
+    if meta["kind"] != "ctc":
+        raise UserError(f"{path}: training starts from a ctc model, this one is {meta['kind']!r}")
+    return ctc.split_params(arrays), meta["charset"], ctc.Arch.from_json(meta["arch"])
+
+
 def train_ctc_model(
     samples: Samples, steps: list[dict[str, Any]], priors: Priors, budget_s: float, log: Log | None,
-    seed: int = 0, max_steps: int = 2500,
+    seed: int = 0, max_steps: int = 2500, start: StartFrom = "base", threads: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Whole-string CTC network on the images after ``steps`` (trained with PyTorch)."""
+    """Whole-string CTC network on the images after ``steps`` (trained with PyTorch).
+
+    Fine-tuning a pretrained model needs a gentler learning rate than training from scratch: the
+    features are already right, only the head (and a little of the rest) has to move.
+    """
     grays = [preprocess.apply(img, steps) for img, _ in samples]
     grays = [preprocess.grayscale(g) if g.ndim == 3 else g for g in grays]
     aspect = float(np.median([g.shape[1] / g.shape[0] for g in grays]))
     width = ctc.input_width(aspect)
-    with single_threaded():
-        net = ctc.train_ctc([ctc.to_input(g, width) for g in grays], [lab for _, lab in samples],
-                            priors.charset, width, budget_s, seed, log, max_steps)
-    return {"kind": "ctc", "charset": priors.charset, "width": width}, net.to_arrays()
+    init = load_start(start)
+    arch = init[2] if init else ctc.DEFAULT_ARCH
+    plan = ctc.TrainPlan(max_steps=max_steps, budget_s=budget_s, seed=seed,
+                         peak_lr=FINE_TUNE_LR if init else SCRATCH_LR,
+                         threads=threads or ctc.default_threads())
+    net = ctc.train_torch([ctc.to_input(g, width) for g in grays], [lab for _, lab in samples],
+                          priors.charset, plan, arch=arch, init=init[:2] if init else None, log=log)
+    return ctc.model_meta(priors.charset, width, arch), ctc.params_of(net)
 
 
 def split(samples: Samples, holdout: float, seed: int = 0) -> tuple[Samples, Samples]:
@@ -169,13 +199,14 @@ def _profile(name: str, steps, recogniser, priors: Priors) -> Profile:
 def train_to_file(
     samples: Samples, out: Path, kind: str, budget_s: float, log: Log | None,
     steps: list[dict[str, Any]] | None = None, segmentation: str = "components", name: str | None = None,
-    max_steps: int = 2500,
+    max_steps: int = 2500, start: StartFrom = "base", threads: int | None = None,
 ) -> Profile:
     """``captcha train``: one model of ``kind`` (ctc / chars) on all samples, written to ``out``."""
     priors = infer_priors([lab for _, lab in samples])
     if kind == "ctc":
         steps = steps or CTC_STEPS
-        meta, arrays = train_ctc_model(samples, steps, priors, budget_s, log, max_steps=max_steps)
+        meta, arrays = train_ctc_model(samples, steps, priors, budget_s, log, max_steps=max_steps,
+                                       start=start, threads=threads)
     else:
         steps = steps or CHAR_VARIANTS[0][1]
         meta, arrays = train_chars(samples, steps, segmentation, priors)
@@ -188,7 +219,8 @@ def train_to_file(
 
 def tune(
     samples: Samples, out_dir: Path, name: str, holdout: float = 0.2, ctc_budget_s: float = 270.0,
-    use_ctc: bool | None = None, log: Log = print, max_steps: int = 2500,
+    use_ctc: bool | None = None, log: Log = print, max_steps: int = 2500, start: StartFrom = "base",
+    threads: int | None = None,
 ) -> tuple[Profile, list[tuple[str, Score]]]:
     """Try pipelines on a training split, score on the held-back split, write the best profile."""
     train, held = split(samples, holdout)
@@ -221,7 +253,8 @@ def tune(
         use_ctc = torch_available()
     if use_ctc:
         log(f"  training the CTC network ({max_steps} steps, at most {ctc_budget_s:.0f} s)...")
-        meta, arrays = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None, max_steps=max_steps)
+        meta, arrays = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None, max_steps=max_steps,
+                                       start=start, threads=threads)
         rec = model_recogniser(meta, arrays, priors)
         prof = _profile(name, CTC_STEPS, {"kind": "ctc", "model": f"{name}-ctc.npz"}, priors)
         record("ctc", prof, rec, held)

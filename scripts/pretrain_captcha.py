@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Pretrain the base CAPTCHA recogniser on synthetic images (writes browsercrawl/captcha/models/base-ctc.npz).
+
+Usage:
+    .venv/bin/python scripts/pretrain_captcha.py [--images 200000] [--steps 30000] [--hours 4]
+        [--out browsercrawl/captcha/models/base-ctc.npz] [--threads 2] [--seed 0]
+
+Why: a site's few hundred labelled CAPTCHAs are too few to learn what characters look like from
+scratch; ``captcha train`` fine-tunes this base instead (see docs/captcha.md). The images come
+from :mod:`browsercrawl.captcha.synth` over the system's fonts. The shipped base was made with
+Debian's font packages installed (the list is in docs/captcha.md, "The base model"); fewer fonts
+give a weaker but working base. Nothing of the benchmark's generators (the ``captcha`` package,
+the demo site) is used.
+
+The synthetic set is generated once (two processes) into ``--cache`` and reused; training saves a
+checkpoint to ``--out`` every ``--save-every`` steps, so a long run can be stopped at any time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from browsercrawl.captcha import ctc, preprocess, synth  # noqa: E402
+from browsercrawl.captcha.profile import write_model  # noqa: E402
+
+DEFAULT_OUT = ROOT / "browsercrawl" / "captcha" / "models" / "base-ctc.npz"
+
+
+def _make_chunk(args: tuple[list[synth.Font], int, int]) -> list[tuple[np.ndarray, str]]:
+    """``n`` synthetic samples from seed ``seed``, already resized to the network input (uint8)."""
+    fonts, seed, n = args
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        img, text = synth.sample(fonts, rng)
+        gray = preprocess.grayscale(img)
+        width = ctc.input_width(gray.shape[1] / gray.shape[0])
+        small = cv2_resize(gray, width)
+        out.append((small, text))
+    return out
+
+
+def cv2_resize(gray: np.ndarray, width: int) -> np.ndarray:
+    import cv2
+
+    return cv2.resize(gray, (width, ctc.INPUT_H), interpolation=cv2.INTER_AREA)
+
+
+def generate(fonts: list[synth.Font], n: int, seed: int, cache: Path, procs: int) -> dict[int, tuple]:
+    """The synthetic set grouped by input width: width -> (uint8 images N x H x W, labels)."""
+    path = cache / f"synth-{seed}-{n}-{len(fonts)}fonts.npz"
+    if path.exists():
+        with np.load(path, allow_pickle=False) as z:
+            widths = sorted({int(k.split("_")[1]) for k in z.files})
+            return {w: (z[f"x_{w}"], [str(s) for s in z[f"y_{w}"]]) for w in widths}
+    chunk = 2000
+    jobs = [(fonts, seed * 1_000_003 + i, min(chunk, n - i * chunk)) for i in range((n + chunk - 1) // chunk)]
+    t0 = time.monotonic()
+    by_width: dict[int, tuple[list, list]] = {}
+    with mp.get_context("spawn").Pool(procs) as pool:  # fork after torch/OpenMP start-up stalls
+        for i, part in enumerate(pool.imap(_make_chunk, jobs)):
+            for img, text in part:
+                xs, ys = by_width.setdefault(img.shape[1], ([], []))
+                xs.append(img)
+                ys.append(text)
+            done = min(n, (i + 1) * chunk)
+            print(f"generated {done} / {n} ({time.monotonic() - t0:.0f} s)", file=sys.stderr)
+    cache.mkdir(parents=True, exist_ok=True)
+    out = {w: (np.stack(xs), ys) for w, (xs, ys) in sorted(by_width.items())}
+    arrays = {}
+    for w, (xs, ys) in out.items():
+        arrays[f"x_{w}"], arrays[f"y_{w}"] = xs, np.array(ys)
+    np.savez(path, **arrays)
+    return out
+
+
+def standardise(torch, xb):
+    xb = xb.float()
+    mean = xb.mean(dim=(1, 2, 3), keepdim=True)
+    std = xb.std(dim=(1, 2, 3), keepdim=True, correction=0)  # as numpy, like ctc.to_input
+    return (xb - mean) / (std + 1e-3)
+
+
+def accuracy(net, data: dict[int, tuple], charset: str, limit: int = 1500) -> float:
+    """Exact-match rate of greedy decoding on held-out synthetic images."""
+    import torch
+
+    ok = total = 0
+    net.eval()
+    with torch.no_grad():
+        for _, (xs, ys) in data.items():
+            for i in range(0, min(len(ys), limit), 256):
+                xb = standardise(torch, torch.from_numpy(xs[i : i + 256])[:, None])
+                best = net(xb).argmax(1).numpy()  # (N, T)
+                for row, label in zip(best, ys[i : i + 256], strict=False):
+                    text, prev = [], 0
+                    for k in row:
+                        if k != 0 and k != prev:
+                            text.append(charset[k - 1])
+                        prev = k
+                    ok += "".join(text) == label
+                    total += 1
+    net.train()
+    return ok / max(1, total)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--images", type=int, default=200_000)
+    ap.add_argument("--steps", type=int, default=30_000)
+    ap.add_argument("--hours", type=float, default=4.0)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/bc-pretrain"))
+    ap.add_argument("--save-every", type=int, default=1000)
+    ap.add_argument("--log-every", type=int, default=100)
+    ap.add_argument("--init", type=Path, help="continue from this model file")
+    args = ap.parse_args()
+
+    import torch
+
+    from browsercrawl.captcha.profile import read_model
+
+    fonts = synth.fonts_in()
+    if len(fonts) < 5:
+        print(f"only {len(fonts)} usable fonts under /usr/share/fonts; install more (docs/captcha.md)",
+              file=sys.stderr)
+        return 2
+    print(f"{len(fonts)} fonts", file=sys.stderr)
+    data = generate(fonts, args.images, args.seed, args.cache, procs=2)
+    held = generate(fonts, 3000, args.seed + 7919, args.cache, procs=2)
+    charset = synth.BASE_CHARSET
+    idx = {c: i + 1 for i, c in enumerate(charset)}
+    widths = sorted(data)
+    weights = np.array([len(data[w][1]) for w in widths], dtype=np.float64)
+    weights /= weights.sum()
+    tensors = {w: torch.from_numpy(data[w][0]) for w in widths}
+    targets = {w: [torch.tensor([idx[c] for c in s]) for s in data[w][1]] for w in widths}
+    rng = np.random.default_rng(args.seed)
+
+    def next_batch():
+        w = widths[rng.choice(len(widths), p=weights)]
+        n = len(data[w][1])
+        sel = rng.choice(n, size=min(args.batch, n), replace=False)
+        xb = standardise(torch, tensors[w][sel][:, None])
+        xb = ctc.augment(torch, xb, rng)
+        labels = [data[w][1][i] for i in sel]
+        return xb, torch.cat([targets[w][i] for i in sel]), torch.tensor([len(s) for s in labels])
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    net = ctc.build_torch_net(ctc.DEFAULT_ARCH, len(charset) + 1)
+    if args.init:
+        meta, arrays = read_model(args.init)
+        ctc.init_state(net, ctc.split_params(arrays), meta["charset"], charset)
+    started = time.monotonic()
+
+    def save(tag: str) -> None:
+        acc = accuracy(net, held, charset)
+        meta = ctc.model_meta(charset, 0, ctc.DEFAULT_ARCH, fonts=len(fonts), images=args.images,
+                              synthetic_exact=round(acc, 4))
+        meta["profile"] = {"name": "base", "steps": [{"step": "grayscale"}],
+                           "recogniser": {"kind": "ctc", "model": args.out.name},
+                           "charset": charset, "min_len": 1, "max_len": 12}
+        write_model(args.out, meta, ctc.params_of(net))
+        print(f"{tag}: held-out synthetic exact {acc:.1%}, saved {args.out} "
+              f"({(time.monotonic() - started) / 60:.0f} min)", file=sys.stderr)
+
+    plan = ctc.TrainPlan(max_steps=args.steps, budget_s=args.hours * 3600, batch=args.batch,
+                         peak_lr=args.lr, warmup=0.02, threads=args.threads, seed=args.seed,
+                         log_every=args.log_every)
+    step = [0]
+
+    def batch_and_checkpoint():
+        step[0] += 1
+        if step[0] % args.save_every == 0:
+            save(f"step {step[0]}")
+        return next_batch()
+
+    ctc.run_steps(net, plan, lambda m: print(m, file=sys.stderr, flush=True), batch_and_checkpoint)
+    save("final")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

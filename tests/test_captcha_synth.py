@@ -1,0 +1,56 @@
+"""The synthetic CAPTCHA generator that the base recogniser is pretrained on."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from browsercrawl.captcha import synth
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def test_a_real_font_draws_the_whole_base_charset() -> None:
+    assert synth.usable_chars(DEJAVU) == synth.BASE_CHARSET
+
+
+def test_missing_glyphs_and_unreadable_files_are_left_out(tmp_path) -> None:
+    assert synth.usable_chars(DEJAVU, "AB\u0fff") == "AB"  # Tibetan: not in DejaVu Sans
+    junk = tmp_path / "junk.ttf"
+    junk.write_bytes(b"not a font")
+    assert synth.usable_chars(str(junk)) == ""
+
+
+def test_fonts_in_skips_the_benchmark_font_and_junk(tmp_path) -> None:
+    import shutil
+
+    from captcha.image import DEFAULT_FONTS  # the captcha package's DroidSansMono
+
+    shutil.copy(DEJAVU, tmp_path / "Good.ttf")
+    shutil.copy(DEFAULT_FONTS[0], tmp_path / "DroidSansMono.ttf")
+    (tmp_path / "bad.otf").write_bytes(b"nope")
+    (tmp_path / "notes.txt").write_text("not a font")
+    found = synth.fonts_in((str(tmp_path),))
+    assert [f.path.rsplit("/", 1)[1] for f in found] == ["Good.ttf"]
+
+
+def test_same_seed_same_image_and_labels_fit_the_font() -> None:
+    font = synth.Font(DEJAVU, "ABC123")
+    a = [synth.sample([font], random.Random(5)) for _ in range(3)]
+    b = [synth.sample([font], random.Random(5)) for _ in range(3)]
+    for (ia, ta), (ib, tb) in zip(a, b, strict=True):
+        assert ta == tb and np.array_equal(ia, ib)
+        assert set(ta) <= set("ABC123") and 3 <= len(ta) <= 8
+        assert ia.ndim == 3 and ia.shape[2] == 3 and 30 <= ia.shape[0] <= 80
+        assert 1.5 <= ia.shape[1] / ia.shape[0] <= 6.6
+
+
+def test_images_carry_the_text() -> None:
+    """Ink is present where the glyphs were drawn: a rendered image differs from its background."""
+    rng = random.Random(1)
+    font = synth.Font(DEJAVU, synth.BASE_CHARSET)
+    for _ in range(20):
+        img = synth.render("W4TER", font, rng)
+        assert img.std() > 8
+
