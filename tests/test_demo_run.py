@@ -32,6 +32,14 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     # CAPTCHA with the model it trained) and never stored the login page.
     assert com["session"]["relogins"] >= 1
     assert com["login_pages_stored"] == soc["login_pages_stored"] == 0
+    # The CAPTCHA model is the CTC network fine-tuned from the bundled base, scored on images it
+    # never saw, and the live site accepted most of its answers.
+    cap = report["captcha_model"]
+    assert cap["kind"] == "ctc" and cap["samples"] == 300 and cap["heldout_exact"] >= 0.9, cap
+    answered = com["session"]["captchas_answered"] + soc["session"]["captchas_answered"]
+    accepted = com["session"]["captchas_accepted"] + soc["session"]["captchas_accepted"]
+    assert accepted == com["session"]["logins"] + soc["session"]["logins"] and accepted >= 0.8 * answered
+    assert "CAPTCHA answers the site accepted" in res.stdout
     assert report["site_mutations"] == 0
     # The password never reaches the files the demo leaves behind.
     from browsercrawl.demo.auth import password_for

@@ -36,6 +36,13 @@ def print_report(report: dict[str, Any]) -> None:
             f"{s.get('logins')} / {s.get('relogins')}",
         )
         table.add_row(f"{name}: login pages stored (must be 0)", str(part.get("login_pages_stored")))
-    table.add_row("CAPTCHA model training", f"{report.get('captcha_training_seconds')} s")
+    cap = report.get("captcha_model") or {}
+    table.add_row(
+        f"CAPTCHA model ({cap.get('kind')}, {cap.get('samples')} samples, {cap.get('training_seconds')} s)",
+        f"{cap.get('heldout_exact')} exact on {cap.get('heldout_images')} held-out images",
+    )
+    answered = sum((p.get("session") or {}).get("captchas_answered") or 0 for p in (com, soc))
+    accepted = sum((p.get("session") or {}).get("captchas_accepted") or 0 for p in (com, soc))
+    table.add_row("CAPTCHA answers the site accepted during the crawls", _ratio(accepted, answered))
     table.add_row("changes made to the site (must be 0)", str(report.get("site_mutations")))
     Console().print(table)
