@@ -106,3 +106,72 @@ async def test_label_command_saves_what_the_person_types(browser, tmp_path) -> N
     assert await asyncio.wait_for(task, 10) == 1
     assert (tmp_path / "labels.csv").read_text().splitlines() == ["file,label", "img0.png,AB34"]
     assert [lab for _, lab in load_labelled_folder(tmp_path)] == ["AB34"]
+
+
+async def test_headed_login_asks_the_person_when_the_solver_is_unsure(xvfb_display, tmp_path, capsys):
+    """Headed, below `ask_below`: the field is handed to the person, their answer is submitted and,
+    accepted, kept as a verified sample (asking teaches the site's model too)."""
+    from playwright.async_api import async_playwright
+
+    from browsercrawl.demo.app import run_demo_site
+    from browsercrawl.demo.auth import password_for
+    from browsercrawl.demo.config import DemoConfig
+    from browsercrawl.session.browser import LaunchOptions, launch_chromium
+    from browsercrawl.session.config import CaptchaConfig, LoggedInSignal
+    from browsercrawl.session.formlogin import form_login
+    from browsercrawl.session.login import LoginSettings
+
+    async with run_demo_site(DemoConfig(port=0, members=12, seed=4)) as site, async_playwright() as pw:
+        browser = await launch_chromium(pw, LaunchOptions(headless=False))
+        page = await browser.new_page()
+        name = site.state.content.members[0].name
+        settings = LoginSettings(
+            login_url=site.url + "/login", logged_in=LoggedInSignal(selector="#logout"), headed=True,
+            captcha=CaptchaConfig(ask_below=1.0, samples_dir=str(tmp_path / "verified")),
+        )
+
+        async def person() -> str:
+            """Waits for the emptied, focused field, reads the image as a human would, types, Tabs."""
+            await page.wait_for_function("() => document.activeElement && document.activeElement.id"
+                                         " === 'captcha' && !document.activeElement.value", timeout=60_000)
+            answer = site.state.captcha_answer_for(await _nonce(page))
+            await page.keyboard.type(answer, delay=20)
+            await page.keyboard.press("Tab")
+            return answer
+
+        typed, outcome = await asyncio.gather(
+            person(), form_login(page, site.url + "/login", name, password_for(name, 4), settings))
+        assert outcome.attempts == 1 and outcome.captchas_solved == 1
+        assert await page.locator("#logout").count() == 1
+        assert "the CAPTCHA solver is unsure" in capsys.readouterr().err
+        assert [label for _, label in load_labelled_folder(tmp_path / "verified")] == [typed]
+        assert settings.captchas_answered == settings.captchas_accepted == 1
+        await browser.close()
+
+
+async def test_headless_failure_says_what_to_do(browser, tmp_path) -> None:
+    """Headless, nobody to ask: the solver's answers go in, and when none is accepted the error
+    says how to get past it (train a model, or log in headed)."""
+    import json
+
+    from browsercrawl.demo.app import run_demo_site
+    from browsercrawl.demo.auth import password_for
+    from browsercrawl.demo.config import DemoConfig
+    from browsercrawl.errors import LoginError
+    from browsercrawl.session.config import CaptchaConfig, LoggedInSignal
+    from browsercrawl.session.formlogin import form_login
+    from browsercrawl.session.login import LoginSettings
+
+    wrong = tmp_path / "wrong.json"  # a solver that can only ever answer "QQQQQ"
+    wrong.write_text(json.dumps({"charset": "Q", "min_len": 5, "max_len": 5,
+                                 "recogniser": {"kind": "tesseract", "psm": 7}}))
+    async with run_demo_site(DemoConfig(port=0, members=12, seed=4)) as site:
+        page = await browser.new_page()
+        name = site.state.content.members[0].name
+        settings = LoginSettings(login_url=site.url + "/login", logged_in=LoggedInSignal(selector="#logout"),
+                                 captcha=CaptchaConfig(profile=str(wrong), max_attempts=2, ask_below=1.0))
+        with pytest.raises(LoginError) as err:
+            await form_login(page, site.url + "/login", name, password_for(name, 4), settings)
+        msg = str(err.value)
+        assert "CAPTCHA not accepted after 2 attempts" in msg and "captcha train" in msg and "--headed" in msg
+        assert "\n" not in msg and settings.captchas_answered == 2 and settings.captchas_accepted == 0

@@ -21,7 +21,9 @@ def assemble_crawler(job: JobConfig, options: CrawlOptions) -> Crawler:
     # --- session (issue 4): log in, detect a lost session, refuse login pages; first hook ---
     from browsercrawl.session.manager import session_part
 
-    session = session_part(job, options.trace_dir, pause_on_error=options.pause_on_error and options.headed)
+    headed = options.headed or not job.browser.headless
+    session = session_part(job, options.trace_dir, pause_on_error=options.pause_on_error and headed,
+                           headed=headed)
     if session is not None:
         hooks.append(session)
     # --- end session ---

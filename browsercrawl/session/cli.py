@@ -70,6 +70,7 @@ def _settings(kw: dict[str, Any], login_url: str | None) -> Any:
                               samples_dir=kw.get("samples_dir")),
         trace_dir=kw.get("trace_dir"),
         pause_on_error=bool(kw.get("pause_on_error") and kw.get("headed")),
+        headed=bool(kw.get("headed")),
         captcha_base_dir=Path.cwd(),
     )
 

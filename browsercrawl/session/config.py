@@ -102,6 +102,11 @@ class CaptchaConfig(_Section):
     profile: str | None = Field(default=None, description="solver profile JSON or model .npz")
     max_attempts: int = Field(default=5, ge=1, le=50)
     samples_dir: str | None = Field(default=None, description="save verified (image, answer) samples here")
+    ask_below: float = Field(
+        default=0.3, ge=0, le=1,
+        description="headed only: a person types the answer below this solver confidence (1 always, 0 never)",
+    )
+    ask_timeout_seconds: float = Field(default=120.0, gt=0, description="how long to wait for the person")
 
 
 class FormSelectors(_Section):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browsercrawl.errors import LoginError
 from browsercrawl.session.config import (
@@ -74,6 +75,7 @@ class LoginSettings:
     timeout_seconds: float = 30.0
     trace_dir: Path | None = None
     pause_on_error: bool = False
+    headed: bool = False  # a person can see the browser: an unsure CAPTCHA answer is asked of them
     captcha_base_dir: Path = Path(".")
     captchas_answered: int = 0  # CAPTCHA answers typed into login forms
     captchas_accepted: int = 0  # ... of which the site accepted (the solver's accuracy in the field)
@@ -142,10 +144,46 @@ async def solve_captcha(page: Page, settings: LoginSettings, image_sel: str, inp
     else:
         image = await captcha_image_bytes(page, image_sel)
     solution = await settings.solver().solve(image)
+    cap = settings.captcha
+    if settings.headed and (cap.ask_below >= 1 or solution.confidence < cap.ask_below):
+        answer = await ask_person(page, input_sel, solution.text, solution.confidence,
+                                  cap.ask_timeout_seconds)
+        if answer is not None:
+            return CaptchaSeen(image, answer)
     await page.locator(input_sel).first.fill(solution.text)
     log.info("CAPTCHA answered %r (confidence %.2f, %s)", solution.text, solution.confidence,
              solution.recogniser)
     return CaptchaSeen(image, solution.text)
+
+
+# The person has typed something and left the field (Tab, or a click elsewhere).
+_PERSON_DONE_JS = """sel => { const e = document.querySelector(sel);
+  return !!e && e.value.trim().length > 0 && document.activeElement !== e; }"""
+
+
+async def ask_person(
+    page: Page, input_sel: str, guess: str, confidence: float, timeout_s: float
+) -> str | None:
+    """Let the person at the headed browser type the CAPTCHA answer; None if they do not.
+
+    The field is emptied and focused and the solver's guess is said on stderr; the answer counts
+    once the field holds text and the person has left it. Their accepted answer becomes a verified
+    sample like any other, so asking also teaches the site's model.
+    """
+    field = page.locator(input_sel).first
+    await field.fill("")
+    await field.focus()
+    click.echo(f"browsercrawl: the CAPTCHA solver is unsure (it reads {guess!r}, confidence "
+               f"{confidence:.2f}); type the characters into the page's field and press Tab "
+               f"(waiting {timeout_s:.0f} s)", err=True)
+    try:
+        await page.wait_for_function(_PERSON_DONE_JS, arg=input_sel, timeout=timeout_s * 1000, polling=200)
+    except PlaywrightTimeoutError:
+        log.warning("nobody answered the CAPTCHA in %.0f s; submitting the solver's %r", timeout_s, guess)
+        return None
+    answer = (await field.input_value()).strip()
+    log.info("CAPTCHA answered %r by the person at the browser", answer)
+    return answer
 
 
 async def failure_kind(page: Page, settings: LoginSettings) -> tuple[str, str]:
@@ -210,8 +248,12 @@ async def run_login(
             )
         last = said or "the logged-in signal did not appear"
         log.info("login attempt %d as %s failed (%s); retrying with a fresh CAPTCHA", n, who, last)
+    hint = "" if settings.headed else (
+        "; train a model on this site's CAPTCHAs (browsercrawl captcha train on the accepted samples "
+        "in [session.captcha] samples_dir, or labelled ones) or log in with --headed to answer them yourself"
+    )
     raise LoginError(
-        f"login as {who} at {where} failed: CAPTCHA not accepted after {max_attempts} attempts ({last})"
+        f"login as {who} at {where} failed: CAPTCHA not accepted after {max_attempts} attempts ({last}){hint}"
     )
 
 

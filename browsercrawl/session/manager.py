@@ -88,11 +88,13 @@ class SessionManager(PageHook):
         job_path: Path | None = None,
         trace_dir: Path | None = None,
         pause_on_error: bool = False,
+        headed: bool = False,
     ) -> None:
         self.cfg = cfg
         self.job = job
         self.where = str(job_path or "job.toml")
-        self.settings = LoginSettings.from_config(cfg, trace_dir=trace_dir, pause_on_error=pause_on_error)
+        self.settings = LoginSettings.from_config(cfg, trace_dir=trace_dir, pause_on_error=pause_on_error,
+                                                  headed=headed)
         self.detector = self.settings.detector
         self.flow = load_flow(cfg.path(cfg.flow)) if cfg.flow else None
         if self.flow is not None and self.settings.logged_in.is_empty():
@@ -361,7 +363,7 @@ class SessionManager(PageHook):
 
 
 def session_part(
-    job: JobConfig, trace_dir: Path | None = None, pause_on_error: bool = False
+    job: JobConfig, trace_dir: Path | None = None, pause_on_error: bool = False, headed: bool = False
 ) -> SessionManager | None:
     """The job's session manager, or None without a ``[session]`` section (validated here)."""
     if job.session is None:
@@ -370,7 +372,8 @@ def session_part(
 
     source = job.source_path
     cfg = parse_session(job.session, source, job.base_dir)
-    manager = SessionManager(cfg, job, job_path=source, trace_dir=trace_dir, pause_on_error=pause_on_error)
+    manager = SessionManager(cfg, job, job_path=source, trace_dir=trace_dir, pause_on_error=pause_on_error,
+                             headed=headed)
     if cfg.accounts and manager.can_log_in():
         for i, account in enumerate(cfg.accounts):  # a missing secret fails before the browser starts
             resolve_password(account, f"{source}: session.accounts.{i}")
