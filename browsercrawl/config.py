@@ -81,7 +81,7 @@ class RenderingConfig(_Section):
         default=3, ge=1, description="pages per URL shape compared in auto mode"
     )
     auto_recheck_every: int = Field(
-        default=50, ge=0, description="re-render every Nth static page (0 = never)"
+        default=50, ge=0, description="re-render the Nth static page, then at doubling intervals (0 = never)"
     )
 
     @field_validator("block")

@@ -2,12 +2,17 @@
 
 For each URL shape (host + path with numbers and ids generalised), the first few pages are
 fetched both over plain HTTP and in the browser. If the HTTP version already holds the rendered
-page's links and text, the rest of that shape is fetched over HTTP (with the browser's cookies);
-every ``recheck_every``-th page of a static shape is rendered again in case that changes.
+page's links and text, the rest of that shape is fetched over HTTP (with the browser's cookies).
+Other pages of a shape whose samples are still in flight wait for the verdict instead of being
+rendered meanwhile (with 8 workers that was a burst of needless browser pages per shape). A
+static shape's pages are rendered again now and then in case that changes: the ``recheck_every``-th
+page, then at doubling intervals while the HTTP version keeps matching (a shape that has matched
+ten times is unlikely to change on the next page), back to ``recheck_every`` after a mismatch.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -60,12 +65,19 @@ class _ShapeStats:
     static_votes: int = 0
     http_since_check: int = 0
     comparing: int = 0  # comparisons started but not yet recorded
+    recheck_after: int = 0  # HTTP pages before the next re-check (0: not set yet)
+    changed: asyncio.Event | None = None  # set (and replaced) whenever a comparison ends
 
     def decided(self, sample: int) -> bool:
         return self.compared >= sample
 
     def is_static(self) -> bool:
         return self.compared > 0 and self.static_votes == self.compared
+
+    def notify(self) -> None:
+        if self.changed is not None:
+            self.changed.set()
+            self.changed = None
 
 
 class AdaptiveRouter:
@@ -79,17 +91,20 @@ class AdaptiveRouter:
         self.browser_pages = 0
         self.compared_pages = 0
 
-    def choose(self, url: str) -> str:
+    async def choose(self, url: str) -> str:
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
-        if not stats.decided(self.sample):
-            if stats.compared + stats.comparing >= self.sample:
-                return "browser"  # enough samples are in flight; render until they decide
-            stats.comparing += 1
-            return "compare"
+        while not stats.decided(self.sample):
+            if stats.compared + stats.comparing < self.sample:
+                stats.comparing += 1
+                return "compare"
+            # Enough samples are in flight: wait for them (they end in a render time or fail).
+            if stats.changed is None:
+                stats.changed = asyncio.Event()
+            await stats.changed.wait()
         if not stats.is_static():
             return "browser"
         stats.http_since_check += 1
-        if self.recheck_every and stats.http_since_check >= self.recheck_every:
+        if self.recheck_every and stats.http_since_check >= (stats.recheck_after or self.recheck_every):
             stats.http_since_check = 0
             stats.comparing += 1
             return "compare"
@@ -98,11 +113,15 @@ class AdaptiveRouter:
     def record(self, url: str, static: bool) -> None:
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
         stats.comparing = max(0, stats.comparing - 1)
-        if stats.decided(self.sample) and not static:
-            # A re-check found the shape needs rendering after all: render it from now on.
-            stats.static_votes = 0
+        if stats.decided(self.sample):  # a re-check
+            if static:
+                stats.recheck_after = 2 * (stats.recheck_after or self.recheck_every)
+            else:  # the shape needs rendering after all: render it from now on
+                stats.static_votes = 0
+                stats.recheck_after = 0
         stats.compared += 1
         stats.static_votes += int(static)
+        stats.notify()
 
     def demote(self, url: str) -> None:
         """Evidence without a comparison (e.g. a load-more control in the HTTP page): render this shape."""
@@ -110,11 +129,14 @@ class AdaptiveRouter:
         stats.compared = max(stats.compared, self.sample)
         stats.static_votes = 0
         stats.http_since_check = 0
+        stats.recheck_after = 0
+        stats.notify()
 
     def abandon(self, url: str) -> None:
         """A comparison failed before it could vote; let another page take the sample."""
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
         stats.comparing = max(0, stats.comparing - 1)
+        stats.notify()
 
     def summary(self) -> dict[str, str]:
         return {

@@ -327,7 +327,7 @@ class Crawler:
             return await self._fetch_http(req)
         if mode == "auto":
             assert self.router is not None
-            choice = self.router.choose(req.url)
+            choice = await self.router.choose(req.url)
             if choice == "http":
                 return await self._fetch_http(req)
             if choice == "compare":
