@@ -200,7 +200,9 @@ def test_session_ending_while_load_more_runs_never_stores_the_login_page(tmp_pat
         assert r.returncode == 0, r.stderr[-2000:]
         summary = json.loads(r.stdout)
         assert summary["pages_stored"] == 8 and summary["failed"] == 0, summary
-        assert summary["session"]["login_pages_refused"] >= 1  # the case happened, and was caught
+        # The case happened: sessions ended mid-thread. Which check catches a given one depends on
+        # timing: the snapshot check (login_pages_refused) or the retry landing on /login.
+        assert summary["session"]["relogins"] >= 3, summary["session"]
         assert login_pages(tmp_path / "crawl.db") == 0
         with sqlite3.connect(tmp_path / "crawl.db") as db:
             for t in threads:

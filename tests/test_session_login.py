@@ -132,3 +132,42 @@ async def test_record_headed_with_a_scripted_person_then_replay_headless(tmp_pat
         r = run("login", "replay", str(flow_path))
         one_line_error(r, 2, f"{flow_path}: steps.2: a password must be a placeholder")
         assert secret not in r.stderr
+
+
+@pytest.mark.browser
+async def test_relogin_goto_survives_the_page_leaving_for_the_login_page_itself(browser, port):
+    """A re-login runs in the crawl's tab; when the page's own script leaves for /login?next=...
+    while the login's goto is on its way, that goto is interrupted. It must land on the login
+    page anyway (a crawl's re-login failed with exit 3 on this race, in
+    test_session_ending_while_load_more_runs_never_stores_the_login_page)."""
+    import asyncio
+
+    from aiohttp import web
+
+    from browsercrawl.session.login import goto_settled
+    from tests.apps.server import serve_in_thread
+
+    async def leaving(_request: web.Request) -> web.Response:
+        # "load more" whose fetch found the session gone: the script leaves for the login page a
+        # moment after the crawler starts its goto. The click gives the page user activation, and
+        # only then may its navigation cancel the crawler's pending one.
+        html = ("<button onclick=\"setTimeout(() => { location.href = '/login?next=/t/1' }, 150)\">"
+                "more</button>")
+        return web.Response(text=html, content_type="text/html")
+
+    async def login(request: web.Request) -> web.Response:
+        if "next" not in request.query:
+            await asyncio.sleep(0.6)  # the crawler's own request is slow to answer
+        return web.Response(text=f"<form><input type=password></form>{request.path_qs}",
+                            content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/t/1", leaving)
+    app.router.add_get("/login", login)
+    with serve_in_thread(app, port) as base:
+        page = await browser.new_page()
+        await page.goto(base + "/t/1")
+        await page.click("button")
+        await goto_settled(page, base + "/login", 10_000)
+        assert page.url == base + "/login"
+        assert await page.locator("input[type=password]").count() == 1

@@ -25,7 +25,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from browsercrawl.config import _format_validation_error
 from browsercrawl.errors import LoginError, UserError
 from browsercrawl.session.config import LoggedInSignal, keyring_secret
-from browsercrawl.session.login import CaptchaSeen, LoginOutcome, LoginSettings, run_login, solve_captcha
+from browsercrawl.session.login import (
+    CaptchaSeen,
+    LoginOutcome,
+    LoginSettings,
+    goto_settled,
+    run_login,
+    solve_captcha,
+)
 from browsercrawl.session.state import write_private
 
 if TYPE_CHECKING:
@@ -239,7 +246,7 @@ async def replay_flow(
             where = f"{source}: steps.{i} ({step.action})"
             if step.action == "goto":
                 assert step.url is not None
-                await p.goto(step.url, wait_until="load", timeout=timeout_ms)
+                await goto_settled(p, step.url, timeout_ms)
             elif step.action == "wait":
                 await asyncio.sleep(step.seconds or 0)
             elif step.action == "captcha":

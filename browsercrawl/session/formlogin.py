@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from browsercrawl.errors import LoginError
 from browsercrawl.session.config import FormSelectors
-from browsercrawl.session.login import CaptchaSeen, LoginOutcome, LoginSettings, run_login, solve_captcha
+from browsercrawl.session.login import (
+    CaptchaSeen,
+    LoginOutcome,
+    LoginSettings,
+    goto_settled,
+    run_login,
+    solve_captcha,
+)
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -96,7 +103,7 @@ async def form_login(
     state = {"captcha": False}
 
     async def attempt(p: Page, n: int) -> CaptchaSeen | None:
-        await p.goto(url, wait_until="load", timeout=timeout_ms)
+        await goto_settled(p, url, timeout_ms)
         found = await find_login_form(p, overrides)
         if found is None:
             if settings.detector.url_is_login(p.url) or n > 1:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browsercrawl.errors import LoginError
@@ -255,6 +256,26 @@ async def run_login(
     raise LoginError(
         f"login as {who} at {where} failed: CAPTCHA not accepted after {max_attempts} attempts ({last}){hint}"
     )
+
+
+async def goto_settled(page: Page, url: str, timeout_ms: float) -> None:
+    """``page.goto(url)`` that survives the page's own script navigating at the same moment.
+
+    A re-login runs in the crawl's tab, whose script may still be leaving for the login page
+    when the session ended mid-page. If the page had user activation (the load-more hook clicked
+    in it), that navigation cancels the goto: Playwright reports "interrupted by another
+    navigation" or net::ERR_ABORTED. Let that navigation land, then go to ``url`` again.
+    """
+    for attempt in range(3):
+        try:
+            await page.goto(url, wait_until="load", timeout=timeout_ms)
+            return
+        except PlaywrightError as exc:
+            lost_race = any(s in str(exc) for s in ("interrupted by another navigation", "net::ERR_ABORTED"))
+            if not lost_race or attempt == 2:
+                raise
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_load_state("load", timeout=timeout_ms)
 
 
 async def traced_login(
