@@ -77,3 +77,27 @@ async def test_a_demoted_shape_wakes_its_waiters_to_render() -> None:
     await asyncio.sleep(0.01)
     router.demote(U.format(0))  # an HTTP page showed a load-more control
     assert await waiter == "browser"
+
+
+async def test_will_wait_only_while_every_sample_is_in_flight() -> None:
+    router = AdaptiveRouter(sample_pages=2, recheck_every=50)
+    assert not router.will_wait(U.format(0))  # unknown shape: this page becomes a sample
+    await router.choose(U.format(0))
+    assert not router.will_wait(U.format(1))  # one sample slot still free
+    await router.choose(U.format(1))
+    assert router.will_wait(U.format(2))  # the crawler fetches it over HTTP while it waits
+    router.record(U.format(0), True)
+    router.record(U.format(1), True)
+    assert not router.will_wait(U.format(3))
+
+
+async def test_one_recheck_in_flight_per_shape() -> None:
+    router = AdaptiveRouter(sample_pages=1, recheck_every=3)
+    await router.choose(U.format(0))
+    router.record(U.format(0), True)
+    choices = [await router.choose(U.format(i)) for i in range(1, 12)]
+    # The re-check started on page 3 has not ended: pages past the interval stay on HTTP.
+    assert choices.count("compare") == 1 and choices[2] == "compare"
+    router.record(U.format(3), True)
+    assert await router.choose(U.format(12)) == "http"  # the interval doubled to 6 ...
+    assert [await router.choose(U.format(i)) for i in range(13, 18)] == ["http"] * 4 + ["compare"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import json
 import sqlite3
@@ -160,6 +161,31 @@ def test_auto_mode_renders_only_what_needs_it(tmp_path, port):
     assert summary["adaptive"][f"127.0.0.1:{port}/static/{{id}}"] == "http"
     text = dict(rows(tmp_path / "crawl.db", "SELECT url, text FROM pages"))
     assert all(site.text_of(int(u.rsplit("/", 1)[1])) in text[u] for u in static)
+
+
+@pytest.mark.browser
+def test_auto_mode_fetches_waiting_pages_once_and_reuses_one_warm_tab(tmp_path, port):
+    """Pages waiting for their shape's verdict are fetched over HTTP meanwhile and that fetch is
+    kept (no second request); the few renders reuse the warm tab instead of opening one each."""
+    site = JsSite(pages=40, fanout=8)
+    with serve_in_thread(site.app(), port) as base:
+        job = make_job(
+            tmp_path,
+            base + "/static/0",
+            rendering={"mode": "auto", "auto_sample_pages": 2, "auto_recheck_every": 5},
+            politeness={"concurrency": 8, "per_host_concurrency": 8},
+        )
+        job.write_text(job.read_text().replace('/static/0/"', '/static/0"'))
+        summary = crawl(job)
+    via = dict(rows(tmp_path / "crawl.db", "SELECT url, via FROM pages"))
+    assert len(via) == 40
+    hits = collections.Counter(p for p, _ in site.hits if p.startswith("/static/"))
+    for url, how in via.items():
+        path = url.split(str(port), 1)[1]
+        # An HTTP page was requested once; a compared page twice (HTTP and browser).
+        assert hits[path] == (1 if how == "http" else 2), (path, how, hits[path])
+    assert summary["via_browser"] <= 2 + 4  # two samples, re-checks one at a time
+    assert summary["tabs_opened"] <= 3, summary  # warm tab + two samples at once, at most
 
 
 def test_resume_after_kill_9_loses_and_duplicates_nothing(tmp_path, port):

@@ -91,6 +91,19 @@ class AdaptiveRouter:
         self.browser_pages = 0
         self.compared_pages = 0
 
+    def will_wait(self, url: str) -> bool:
+        """True when ``choose`` would wait for this URL's shape to be decided.
+
+        The crawler fetches such a page over HTTP meanwhile, so the wait costs no round trip
+        when the verdict is 'http'.
+        """
+        stats = self._shapes.get(url_shape(url))
+        return (
+            stats is not None
+            and not stats.decided(self.sample)
+            and stats.compared + stats.comparing >= self.sample
+        )
+
     async def choose(self, url: str) -> str:
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
         while not stats.decided(self.sample):
@@ -104,7 +117,9 @@ class AdaptiveRouter:
         if not stats.is_static():
             return "browser"
         stats.http_since_check += 1
-        if self.recheck_every and stats.http_since_check >= (stats.recheck_after or self.recheck_every):
+        due = stats.http_since_check >= (stats.recheck_after or self.recheck_every)
+        # One re-check in flight per shape: the interval doubles only when it ends.
+        if self.recheck_every and due and not stats.comparing:
             stats.http_since_check = 0
             stats.comparing += 1
             return "compare"
@@ -113,7 +128,8 @@ class AdaptiveRouter:
     def record(self, url: str, static: bool) -> None:
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
         stats.comparing = max(0, stats.comparing - 1)
-        if stats.decided(self.sample):  # a re-check
+        if stats.decided(self.sample):  # a re-check; the next interval counts from its end
+            stats.http_since_check = 0
             if static:
                 stats.recheck_after = 2 * (stats.recheck_after or self.recheck_every)
             else:  # the shape needs rendering after all: render it from now on

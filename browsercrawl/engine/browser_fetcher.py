@@ -141,7 +141,9 @@ class BrowserFetcher:
             type(h).before_snapshot is not PageHook.before_snapshot for h in self.hooks
         )
         self._factory = context_factory or self._default_context
-        self._slots: asyncio.Queue[_Tab | None] = asyncio.Queue()
+        # LIFO: a released tab is the next one taken, so a crawl that renders now and then (auto
+        # mode) reuses one warm tab instead of opening a renderer per render up to `concurrency`.
+        self._slots: asyncio.Queue[_Tab | None] = asyncio.LifoQueue()
         for _ in range(concurrency):
             self._slots.put_nowait(None)
         self._active: list[_Context] = []
@@ -151,6 +153,7 @@ class BrowserFetcher:
         self._route_types = {t for t in rendering.block if t in _ROUTE_ONLY}
         self.contexts_opened = 0
         self.tabs_opened = 0
+        self._warming: asyncio.Future[None] | None = None
 
     # -- contexts and tabs -------------------------------------------------------------------
     async def _default_context(self, previous: BrowserContext | None) -> BrowserContext:
@@ -210,6 +213,8 @@ class BrowserFetcher:
                 await owner.context.close()
 
     async def _acquire(self) -> _Tab:
+        if self._warming is not None:  # take the warm tab rather than open a second one beside it
+            await asyncio.shield(self._warming)
         tab = await self._slots.get()
         try:
             if tab is not None and (
@@ -223,6 +228,24 @@ class BrowserFetcher:
             self._slots.put_nowait(None)
             raise
         return tab
+
+    async def warm(self) -> None:
+        """Open the first context and tab ahead of the first render, off its critical path.
+
+        Only for plain contexts: a session's context factory logs in, and a failed login must
+        surface (and count against the account) once, in the fetch that needs it.
+        """
+        self._warming = asyncio.get_running_loop().create_future()
+        tab = await self._slots.get()
+        try:
+            if tab is None:
+                tab = await self._open_tab()
+        except PlaywrightError as exc:
+            log.debug("warming the browser failed (the first render will retry): %s", exc)
+        finally:
+            self._slots.put_nowait(tab)
+            self._warming.set_result(None)
+            self._warming = None
 
     async def _release(self, tab: _Tab, healthy: bool) -> None:
         tab.uses += 1

@@ -82,6 +82,13 @@ class CrawlSummary:
         return dict(self.__dict__)
 
 
+async def _discard(task: asyncio.Task | None) -> None:
+    """Cancel a speculative fetch whose result is not wanted, and swallow its outcome."""
+    if task is not None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
 def launch_options(job: JobConfig, opts: CrawlOptions) -> LaunchOptions:
     """How the crawl starts Chromium; shared with ``browsercrawl induce`` so both render alike."""
     return LaunchOptions(
@@ -172,7 +179,7 @@ class Crawler:
         self.counters.queued = (await frontier.counts()).get("queued", 0)
         progress = ProgressReporter(self.counters, self.opts.quiet)
 
-        pw_manager = browser = None
+        pw_manager = browser = warm_task = None
         try:
             if self.job.rendering.mode != "http":
                 from playwright.async_api import async_playwright
@@ -183,6 +190,8 @@ class Crawler:
                 self.browser_fetcher = BrowserFetcher(
                     browser, self.job.rendering, pol.concurrency, self.hooks, self.context_factory
                 )
+                if self.context_factory is None:
+                    warm_task = asyncio.create_task(self.browser_fetcher.warm())
             self._install_signals()
             progress.start()
             writer_task = asyncio.create_task(writer.run())
@@ -201,6 +210,8 @@ class Crawler:
                 progress.stop()
         finally:
             self._remove_signals()
+            if warm_task is not None:
+                await asyncio.gather(warm_task, return_exceptions=True)
             if self.browser_fetcher is not None:
                 await self.browser_fetcher.close()
             if browser is not None:
@@ -311,8 +322,9 @@ class Crawler:
             return self._retry(req, error, None, pause_host=False)
         return await self._outcome(req, result), False, None
 
-    def _retry(self, req: Request, error: str, retry_after: float | None,
-               pause_host: bool) -> tuple[Outcome, bool, float | None]:
+    def _retry(
+        self, req: Request, error: str, retry_after: float | None, pause_host: bool
+    ) -> tuple[Outcome, bool, float | None]:
         """Queue the request again after Retry-After or an exponential backoff."""
         pol = self.job.politeness
         delay = retry_after if retry_after is not None else pol.retry_backoff_seconds * (2**req.attempts)
@@ -327,11 +339,19 @@ class Crawler:
             return await self._fetch_http(req)
         if mode == "auto":
             assert self.router is not None
-            choice = await self.router.choose(req.url)
+            # While the shape's samples render, this page is fetched over HTTP speculatively;
+            # the result is used (and its hooks run) only if the verdict lets HTTP serve it.
+            early = asyncio.create_task(self._http_get(req)) if self.router.will_wait(req.url) else None
+            try:
+                choice = await self.router.choose(req.url)
+            except BaseException:
+                await _discard(early)
+                raise
             if choice == "http":
-                return await self._fetch_http(req)
+                return await self._fetch_http(req, early)
             if choice == "compare":
-                return await self._compare(req, trace)
+                return await self._compare(req, trace, early)
+            await _discard(early)
         try:
             result = await self.browser_fetcher.fetch(req, trace_dir=trace)
         except NeedsHttp:
@@ -339,7 +359,15 @@ class Crawler:
         self.counters.browser += 1
         return result
 
-    async def _fetch_http(self, req: Request) -> FetchResult:
+    async def _fetch_http(self, req: Request, early: asyncio.Task[FetchResult] | None = None) -> FetchResult:
+        """An HTTP fetch with the browser's cookies, checked by the hooks like a rendered page."""
+        result = await (early if early is not None else self._http_get(req))
+        ctx = PageContext(request=req, page=None, response=None, result=result)
+        for hook in self.hooks:
+            await hook.after_snapshot(ctx)
+        return result
+
+    async def _http_get(self, req: Request) -> FetchResult:
         assert self.http is not None
         if self.browser_fetcher is not None and time.monotonic() - self._cookie_sync_at > 5.0:
             # Every worker waits for the first sync: an HTTP fetch without the browser's cookies
@@ -350,16 +378,15 @@ class Crawler:
                     self._cookie_sync_at = time.monotonic()
         result = await self.http.fetch(req.url)
         self.counters.http += 1
-        ctx = PageContext(request=req, page=None, response=None, result=result)
-        for hook in self.hooks:
-            await hook.after_snapshot(ctx)
         return result
 
-    async def _compare(self, req: Request, trace: Path | None) -> FetchResult:
+    async def _compare(
+        self, req: Request, trace: Path | None, early: asyncio.Task[FetchResult] | None = None
+    ) -> FetchResult:
         """Fetch over HTTP and in the browser; learn whether this URL shape needs rendering."""
         assert self.router is not None and self.browser_fetcher is not None
         try:
-            http_result = await self._fetch_http(req)
+            http_result = await self._fetch_http(req, early)
         except FetchError:
             http_result = None
         try:
