@@ -75,6 +75,11 @@ class RenderingConfig(_Section):
         default=1000, ge=1, description="recycle a context after this many pages"
     )
     uses_per_page: int = Field(default=200, ge=1, description="reopen a tab after this many pages")
+    gc_every_pages: int = Field(
+        default=10,
+        ge=0,
+        description="force a full garbage collection in a tab's renderer after this many pages (0: never)",
+    )
     contexts: int = Field(default=1, ge=1, le=32)
     user_agent: str | None = None
     auto_sample_pages: int = Field(

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
@@ -121,6 +121,7 @@ class _Tab:
     page: Page
     owner: _Context
     uses: int = 0
+    cdp: CDPSession | None = None
 
 
 class BrowserFetcher:
@@ -153,6 +154,7 @@ class BrowserFetcher:
         self._route_types = {t for t in rendering.block if t in _ROUTE_ONLY}
         self.contexts_opened = 0
         self.tabs_opened = 0
+        self.garbage_collections = 0
         self._warming: asyncio.Future[None] | None = None
 
     # -- contexts and tabs -------------------------------------------------------------------
@@ -192,11 +194,12 @@ class BrowserFetcher:
         self.tabs_opened += 1
         for hook in self.hooks:
             await hook.on_page_created(page)
+        cdp = None
         if self._patterns:
             cdp = await owner.context.new_cdp_session(page)
             await cdp.send("Network.enable")
             await cdp.send("Network.setBlockedURLs", {"urls": self._patterns})
-        return _Tab(page, owner)
+        return _Tab(page, owner, cdp=cdp)
 
     async def _close_tab(self, tab: _Tab) -> None:
         owner = tab.owner
@@ -249,6 +252,8 @@ class BrowserFetcher:
 
     async def _release(self, tab: _Tab, healthy: bool) -> None:
         tab.uses += 1
+        if healthy and self.cfg.gc_every_pages and tab.uses % self.cfg.gc_every_pages == 0:
+            await self._collect_garbage(tab)
         owner = tab.owner
         owner.served += 1
         if owner.served >= self.cfg.pages_per_context and not owner.draining:
@@ -262,6 +267,20 @@ class BrowserFetcher:
             self._slots.put_nowait(None)
         else:
             self._slots.put_nowait(tab)
+
+    async def _collect_garbage(self, tab: _Tab) -> None:
+        """Run a full GC in the tab's renderer.
+
+        A busy headless renderer gets no idle time for major collections, so the V8 contexts and
+        DOMs of pages it navigated away from pile up: measured on the 500-page bench, 8 tabs'
+        renderers grew to 717 MiB of PSS (380 MiB with a collection every 10 pages, for ~5% CPU).
+        Reopening tabs instead cost more CPU and saved less.
+        """
+        with contextlib.suppress(PlaywrightError):
+            if tab.cdp is None:
+                tab.cdp = await tab.owner.context.new_cdp_session(tab.page)
+            await tab.cdp.send("HeapProfiler.collectGarbage")
+            self.garbage_collections += 1
 
     async def recycle_all(self) -> None:
         """Retire every context (e.g. after a re-login) so new tabs start from fresh state."""
