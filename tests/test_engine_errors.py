@@ -37,6 +37,10 @@ def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
             "job.toml: rendering.mode: Input should be",
         ),
         (
+            'seeds = ["http://127.0.0.1:1/"]\n[rendering]\ngc_every_pages = -1',
+            "job.toml: rendering.gc_every_pages: Input should be greater than or equal to 0",
+        ),
+        (
             'seeds = ["http://127.0.0.1:1/"]\n[rendering]\nblock = ["pictures"]',
             "job.toml: rendering.block: unknown resource type 'pictures'",
         ),
