@@ -28,8 +28,9 @@ async def _heap_after(browser, port: int, gc_every: int) -> tuple[float, int]:
         fetcher = BrowserFetcher(browser, rendering, concurrency=1)
         for i in range(12):
             await fetcher.fetch(Request(url=f"{base}/p/{i}", host=f"127.0.0.1:{port}"))
-        tab = fetcher._slots._queue[-1]  # the one warm tab (LIFO), after its 12 pages
-        cdp = await tab.owner.context.new_cdp_session(tab.page)
+        (context,) = browser.contexts
+        (tab,) = context.pages  # one tab served all 12 pages
+        cdp = await context.new_cdp_session(tab)
         used = (await cdp.send("Runtime.getHeapUsage"))["usedSize"] / 2**20
         await fetcher.close()
     return used, fetcher.garbage_collections

@@ -11,6 +11,7 @@ title, text, HTML and links come back in a single ``evaluate``. Contexts are rec
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -142,11 +143,13 @@ class BrowserFetcher:
             type(h).before_snapshot is not PageHook.before_snapshot for h in self.hooks
         )
         self._factory = context_factory or self._default_context
-        # LIFO: a released tab is the next one taken, so a crawl that renders now and then (auto
-        # mode) reuses one warm tab instead of opening a renderer per render up to `concurrency`.
-        self._slots: asyncio.Queue[_Tab | None] = asyncio.LifoQueue()
-        for _ in range(concurrency):
-            self._slots.put_nowait(None)
+        # Up to `concurrency` tabs. An idle open tab is always taken before a new one is opened
+        # (a crawl that renders now and then, as in auto mode, keeps one or two warm tabs rather
+        # than a renderer per render), and idle tabs are taken oldest first, so the load rotates
+        # over every context, hence over every account of a session.
+        self._idle: collections.deque[_Tab] = collections.deque()
+        self._unopened = concurrency
+        self._pool_changed = asyncio.Condition()
         self._active: list[_Context] = []
         self._all: list[_Context] = []
         self._ctx_lock = asyncio.Lock()
@@ -181,16 +184,24 @@ class BrowserFetcher:
         self.contexts_opened += 1
         return holder
 
-    async def _pick_context(self) -> _Context:
+    async def _pick_context(self, *, for_new_tab: bool = False) -> _Context:
         async with self._ctx_lock:
             while len(self._active) < self.cfg.contexts:
                 self._active.append(await self._new_context(None))
-            return min(self._active, key=lambda c: c.open_tabs)
+            owner = min(self._active, key=lambda c: c.open_tabs)
+            if for_new_tab:
+                # Counted before the lock is let go: tabs opening at once would otherwise all see
+                # the same counts and land in one context (one account carried a whole crawl).
+                owner.open_tabs += 1
+            return owner
 
     async def _open_tab(self) -> _Tab:
-        owner = await self._pick_context()
-        page = await owner.context.new_page()
-        owner.open_tabs += 1
+        owner = await self._pick_context(for_new_tab=True)
+        try:
+            page = await owner.context.new_page()
+        except BaseException:
+            owner.open_tabs -= 1
+            raise
         self.tabs_opened += 1
         for hook in self.hooks:
             await hook.on_page_created(page)
@@ -218,7 +229,7 @@ class BrowserFetcher:
     async def _acquire(self) -> _Tab:
         if self._warming is not None:  # take the warm tab rather than open a second one beside it
             await asyncio.shield(self._warming)
-        tab = await self._slots.get()
+        tab = await self._take()
         try:
             if tab is not None and (
                 tab.uses >= self.cfg.uses_per_page or tab.owner.draining or tab.page.is_closed()
@@ -228,9 +239,27 @@ class BrowserFetcher:
             if tab is None:
                 tab = await self._open_tab()
         except BaseException:
-            self._slots.put_nowait(None)
+            await self._give(None)
             raise
         return tab
+
+    async def _take(self) -> _Tab | None:
+        """The oldest idle tab, or None: the caller may open a new one (a slot is reserved)."""
+        async with self._pool_changed:
+            await self._pool_changed.wait_for(lambda: bool(self._idle) or self._unopened > 0)
+            if self._idle:
+                return self._idle.popleft()
+            self._unopened -= 1
+            return None
+
+    async def _give(self, tab: _Tab | None) -> None:
+        """Return a tab to the pool, or (None) the slot of a tab that was closed or never opened."""
+        async with self._pool_changed:
+            if tab is None:
+                self._unopened += 1
+            else:
+                self._idle.append(tab)
+            self._pool_changed.notify()
 
     async def warm(self) -> None:
         """Open the first context and tab ahead of the first render, off its critical path.
@@ -239,14 +268,14 @@ class BrowserFetcher:
         surface (and count against the account) once, in the fetch that needs it.
         """
         self._warming = asyncio.get_running_loop().create_future()
-        tab = await self._slots.get()
+        tab = await self._take()
         try:
             if tab is None:
                 tab = await self._open_tab()
         except PlaywrightError as exc:
             log.debug("warming the browser failed (the first render will retry): %s", exc)
         finally:
-            self._slots.put_nowait(tab)
+            await self._give(tab)
             self._warming.set_result(None)
             self._warming = None
 
@@ -264,9 +293,9 @@ class BrowserFetcher:
                     self._active.append(await self._new_context(owner.context))
         if not healthy:
             await self._close_tab(tab)
-            self._slots.put_nowait(None)
+            await self._give(None)
         else:
-            self._slots.put_nowait(tab)
+            await self._give(tab)
 
     async def _collect_garbage(self, tab: _Tab) -> None:
         """Run a full GC in the tab's renderer.
