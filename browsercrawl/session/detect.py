@@ -144,3 +144,21 @@ def learn_signal(before: dict[str, Any], after: dict[str, Any]) -> LoggedInSigna
     telling = [c for c in new_cookies if re.search(r"sess|auth|token|login|user|sid", c, re.I)]
     cookie = (telling or new_cookies or [None])[0]
     return LoggedInSignal(selector=selectors[0] if selectors else None, cookie=cookie)
+
+
+def reason_kind(reason: str) -> str:
+    """The kind of evidence behind a lost-session reason, as the summary counts it.
+
+    Reasons carry the URL or text that gave the session away; the summary groups them by kind
+    ("redirect to login", "login form", "logged-out text", or the HTTP status).
+    """
+    if reason.startswith("HTTP "):
+        return " ".join(reason.split(" ")[:2])
+    for prefix, kind in (
+        ("redirected to the login page", "redirect to login"),
+        ("a login form", "login form"),
+        ("the page says", "logged-out text"),
+    ):
+        if reason.startswith(prefix):
+            return kind
+    return reason

@@ -259,37 +259,36 @@ async def run_login(
 
 
 async def goto_settled(page: Page, url: str, timeout_ms: float) -> None:
-    """``page.goto(url)`` that survives the page's own script navigating at the same moment.
+    """``page.goto(url)`` that the page's own script cannot cancel.
 
     A re-login runs in the crawl's tab, whose script may still be leaving for the login page
     when the session ended mid-page. If the page had user activation (the load-more hook clicked
-    in it), that navigation cancels the goto: Playwright reports "interrupted by another
-    navigation" or net::ERR_ABORTED. Let that navigation land, then go to ``url`` again.
+    in it), that navigation cancels the goto ("interrupted by another navigation" or
+    net::ERR_ABORTED). Waiting for it to land does not help: the cancelled goto may still commit
+    later and cancel the next one. So the old document is unloaded first (``about:blank`` commits
+    at once and runs no script), then the goto runs alone; a race in that first step is retried.
     """
     for attempt in range(3):
         try:
+            if page.url != "about:blank":
+                await page.goto("about:blank", timeout=timeout_ms)
             await page.goto(url, wait_until="load", timeout=timeout_ms)
             return
         except PlaywrightError as exc:
             lost_race = any(s in str(exc) for s in ("interrupted by another navigation", "net::ERR_ABORTED"))
             if not lost_race or attempt == 2:
                 raise
-            with contextlib.suppress(PlaywrightError):
-                await page.wait_for_load_state("load", timeout=timeout_ms)
 
 
 async def traced_login(
     context: BrowserContext,
     settings: LoginSettings,
     body: Callable[[Page], Awaitable[LoginOutcome]],
-    *,
-    page: Page | None = None,
 ) -> LoginOutcome:
-    """Run a login in ``page`` (or a new tab); on failure save a trace and maybe pause."""
-    own = page is None
+    """Run a login in a new tab of ``context``; on failure save a trace and maybe pause."""
     if settings.trace_dir is not None:
         await context.tracing.start(screenshots=True, snapshots=True)
-    tab = page or await context.new_page()
+    tab = await context.new_page()
     try:
         outcome = await body(tab)
     except Exception as exc:
@@ -311,6 +310,6 @@ async def traced_login(
                 await context.tracing.stop()
         return outcome
     finally:
-        if own and not tab.is_closed():
+        if not tab.is_closed():
             with contextlib.suppress(Exception):
                 await tab.close()

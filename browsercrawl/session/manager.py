@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.errors import LoginError, UserError
 from browsercrawl.session.config import Account, SessionConfig, resolve_password
+from browsercrawl.session.detect import reason_kind
 from browsercrawl.session.flow import load_flow, replay_flow
 from browsercrawl.session.formlogin import form_login
 from browsercrawl.session.login import AccountLocked, LoginSettings, WrongCredentials, traced_login
@@ -162,7 +163,7 @@ class SessionManager(PageHook):
         info = self._register(ctx, slot, 0)
         if slot.state is None:
             async with info.lock:
-                await self._login_with_fallback(ctx, info, page=None)
+                await self._login_with_fallback(ctx, info)
         return ctx
 
     async def _open(self, browser: Any, state: SessionState | None) -> BrowserContext:
@@ -199,8 +200,14 @@ class SessionManager(PageHook):
         return "; ".join(f"{r['username']}: {r['reason']}" for r in self.retired) or "none usable"
 
     # -- logging in --------------------------------------------------------------------------
-    async def _login(self, ctx: BrowserContext, info: ContextInfo, page: Page | None) -> None:
-        """Log ``ctx`` in as its account (on ``page`` when given) and keep the new state."""
+    async def _login(self, ctx: BrowserContext, info: ContextInfo) -> None:
+        """Log ``ctx`` in as its account, in a tab of its own, and keep the new state.
+
+        Never in the crawl's tab: after a session ends mid-page, the scripts of the documents
+        that tab showed may still be navigating (to the login page, with user activation from a
+        load-more click), and each such navigation cancels the login's own; a re-login of the
+        crawl failed that way. The context's cookies make the crawl's tabs logged in too.
+        """
         slot = info.slot
         account = slot.account
         if account is None or not self.can_log_in():
@@ -224,7 +231,7 @@ class SessionManager(PageHook):
                 return await form_login(tab, url, account.username, password, self.settings, self.cfg.form)
 
         started = time.monotonic()
-        await traced_login(ctx, self.settings, body, page=page)
+        await traced_login(ctx, self.settings, body)
         info.generation += 1
         slot.logins += 1
         self.logins += 1
@@ -234,11 +241,11 @@ class SessionManager(PageHook):
             save_state(slot.state, path)
         log.info("logged in as %s in %.1fs", account.username, time.monotonic() - started)
 
-    async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo, page: Page | None) -> bool:
+    async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo) -> bool:
         """Log in; a locked/rejected account is retired and the next one tried. False if fatal."""
         while self.fatal is None:
             try:
-                await self._login(ctx, info, page)
+                await self._login(ctx, info)
                 return True
             except (AccountLocked, WrongCredentials) as exc:
                 self._retire(info.slot, exc)
@@ -299,7 +306,7 @@ class SessionManager(PageHook):
         reason = await self.detector.lost_reason(page, ctx.response)
         if reason is None:
             return
-        self.lost_reasons[reason.split(" ")[0] if reason.startswith("HTTP") else reason[:20]] += 1
+        self.lost_reasons[reason_kind(reason)] += 1
         info = self.contexts.get(page.context)
         if info is None:
             ctx.state["session_refused"] = reason
@@ -318,7 +325,7 @@ class SessionManager(PageHook):
                     if info.generation == seen:
                         log.info("session of %s lost on %s (%s); logging in again", info.slot.name,
                                  ctx.request.url, reason)
-                        if not await self._login_with_fallback(page.context, info, page):
+                        if not await self._login_with_fallback(page.context, info):
                             ctx.state["session_refused"] = reason
                             return
                         self.relogins += 1
