@@ -101,7 +101,7 @@ class StaticOnly(AdaptiveRouter):
     """Every page over plain HTTP, with the logged-in browser's cookies (a browser is still launched
     only so the crawler's cookie sync has a logged-in context to copy from)."""
 
-    def choose(self, url: str) -> str:
+    async def choose(self, url: str) -> str:
         return "http"
 
 
@@ -112,7 +112,7 @@ class StaticCrawler(Crawler):
     _primed = False
     _lock: asyncio.Lock | None = None
 
-    async def _fetch_http(self, req: Any) -> Any:
+    async def _fetch_http(self, req: Any, early: Any = None) -> Any:
         if not self._primed:
             self._lock = self._lock or asyncio.Lock()
             async with self._lock:
@@ -120,7 +120,7 @@ class StaticCrawler(Crawler):
                     assert self.http is not None and self.browser_fetcher is not None
                     self.http.set_cookies(await self.browser_fetcher.cookies())
                     self._primed = True
-        return await super()._fetch_http(req)
+        return await super()._fetch_http(req, early)
 
 
 async def crawl(site: DemoSite, state: Path, db: Path, seeds: list[str], mode: str, concurrency: int) -> Any:
