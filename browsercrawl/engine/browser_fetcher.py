@@ -261,13 +261,20 @@ class BrowserFetcher:
                 self._idle.append(tab)
             self._pool_changed.notify()
 
-    async def warm(self) -> None:
+    def start_warming(self) -> asyncio.Task[None]:
         """Open the first context and tab ahead of the first render, off its critical path.
 
         Only for plain contexts: a session's context factory logs in, and a failed login must
-        surface (and count against the account) once, in the fetch that needs it.
+        surface (and count against the account) once, in the fetch that needs it. The flag is set
+        here, not when the task first runs, so a render that starts first waits for the warm tab.
         """
-        self._warming = asyncio.get_running_loop().create_future()
+        warming = self._warming = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(self._warm())
+        # Even a task cancelled before it ran must not leave renders waiting on the flag.
+        task.add_done_callback(lambda _: warming.done() or warming.set_result(None))
+        return task
+
+    async def _warm(self) -> None:
         tab = await self._take()
         try:
             if tab is None:
@@ -276,7 +283,8 @@ class BrowserFetcher:
             log.debug("warming the browser failed (the first render will retry): %s", exc)
         finally:
             await self._give(tab)
-            self._warming.set_result(None)
+            if self._warming is not None and not self._warming.done():
+                self._warming.set_result(None)
             self._warming = None
 
     async def _release(self, tab: _Tab, healthy: bool) -> None:

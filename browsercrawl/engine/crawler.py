@@ -191,7 +191,7 @@ class Crawler:
                     browser, self.job.rendering, pol.concurrency, self.hooks, self.context_factory
                 )
                 if self.context_factory is None:
-                    warm_task = asyncio.create_task(self.browser_fetcher.warm())
+                    warm_task = self.browser_fetcher.start_warming()
             self._install_signals()
             progress.start()
             writer_task = asyncio.create_task(writer.run())
