@@ -43,12 +43,15 @@ class Scheduler:
         budget: int | None,
         crawl_delay: Callable[[str], Awaitable[float]],
         pending_writes: Callable[[], int],
+        on_idle: Callable[[], Awaitable[bool]] | None = None,
     ) -> None:
         self.frontier = frontier
         self.cfg = politeness
         self.budget = budget  # pages still allowed by --max-pages / scope.max_pages; None = no cap
         self._crawl_delay = crawl_delay
         self._pending_writes = pending_writes
+        # Asked once the crawl has nothing left; True if it queued more work (e.g. search queries).
+        self._on_idle = on_idle
         self.slots: dict[str, HostSlot] = {}
         self._wake = asyncio.Event()
         self._rr: deque[str] = deque()
@@ -78,6 +81,20 @@ class Scheduler:
                 self.budget += 1
         if host_pause:
             slot.next_at = max(slot.next_at, time.time() + host_pause)
+        self._wake.set()
+
+    def defer(self, request: Request, wait: float) -> None:
+        """A dispatched request may not start yet after all (the politeness that workers on
+        other machines share said so): back to the head of its host's buffer for ``wait`` seconds."""
+        slot = self.slots[request.host]
+        slot.active -= 1
+        self.active -= 1
+        if slot.delay and slot.starts:
+            slot.starts.pop()
+        slot.buffer.appendleft(request)
+        slot.next_at = max(slot.next_at, time.time() + wait)
+        if self.budget is not None:
+            self.budget += 1
         self._wake.set()
 
     def hold(self, host: str) -> None:
@@ -189,7 +206,9 @@ class Scheduler:
             idle = self.active == 0 and self._pending_writes() == 0
             if idle and earliest == float("inf") and not any(s.buffer for s in self.slots.values()):
                 # Nothing buffered, nothing in flight, nothing left to write: check once more.
-                if not await self.frontier.hosts_with_work(now):
+                if not await self.frontier.hosts_with_work(now) and (
+                    self._on_idle is None or not await self._on_idle()
+                ):
                     return None
                 discovered = False
                 continue

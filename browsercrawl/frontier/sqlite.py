@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from rbloom import Bloom
 
 from browsercrawl.frontier.base import Completion, NewUrl, Request
+from browsercrawl.storage.base import PageTx
 from browsercrawl.storage.db import CrawlDatabase
 
 
@@ -96,6 +97,11 @@ class SqliteFrontier:
     async def unclaim(self, requests: list[Request]) -> None:
         await unclaim(self.db, requests)
 
+    async def add(self, urls: list[NewUrl]) -> set[str]:
+        hosts = await self.db.transaction(lambda conn: add_urls(conn, urls, time.time()))
+        self.seen.update(u.url for u in urls)
+        return hosts
+
     async def counts(self) -> dict[str, int]:
         def _counts(conn: sqlite3.Connection) -> dict[str, int]:
             return dict(
@@ -103,6 +109,15 @@ class SqliteFrontier:
             )
 
         return await self.db.run(_counts)
+
+    def record(self, tx: PageTx, new_urls: list[NewUrl], completions: list[Completion]) -> set[str]:
+        """The new URLs and the 'done' marks commit with their pages (exact resume)."""
+        hosts = add_urls(tx.conn, new_urls, time.time())
+        finish_requests(tx.conn, completions)
+        return hosts
+
+    async def settle(self, new_urls: list[NewUrl], completions: list[Completion]) -> set[str]:
+        return set()
 
 
 def add_urls(conn: sqlite3.Connection, urls: Iterable[NewUrl], now: float) -> set[str]:

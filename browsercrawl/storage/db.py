@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import sqlite_utils
 
 from browsercrawl.errors import UserError
+from browsercrawl.storage.base import PageTx
 
 T = TypeVar("T")
 
@@ -74,8 +75,55 @@ CREATE INDEX IF NOT EXISTS links_url ON links (url);
 """
 
 
+class SqliteTx:
+    """A :class:`~browsercrawl.storage.base.PageTx` over the SQLite connection."""
+
+    kind = "sqlite"
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, params)
+
+    def insert_page(self, row: dict[str, Any]) -> int | None:
+        cur = self.conn.execute(_insert_sql("pages", tuple(row), "INSERT OR IGNORE"), list(row.values()))
+        return cur.lastrowid if cur.rowcount else None
+
+    def stored_from(self, url: str) -> str | None:
+        row = self.conn.execute("SELECT requested_url FROM pages WHERE url=?", (url,)).fetchone()
+        return row[0] if row else None
+
+    def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
+        self.conn.executemany(
+            "INSERT INTO links (page_id, url, text, in_scope) VALUES (?, ?, ?, ?)",
+            [(page_id, u, t, s) for u, t, s in links],
+        )
+
+    def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            upsert = row.pop("__upsert__", False)
+            verb = "INSERT OR REPLACE" if upsert else "INSERT OR IGNORE"
+            self.conn.execute(_insert_sql(table, tuple(row), verb), list(row.values()))
+
+
+_INSERTS: dict[tuple[str, tuple[str, ...], str], str] = {}
+
+
+def _insert_sql(table: str, cols: tuple[str, ...], verb: str) -> str:
+    key = (table, cols, verb)
+    sql = _INSERTS.get(key)
+    if sql is None:
+        sql = (f"{verb} INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+               f"VALUES ({', '.join('?' for _ in cols)})")
+        _INSERTS[key] = sql
+    return sql
+
+
 class CrawlDatabase:
-    """Owns the SQLite connection and the single thread that uses it."""
+    """Owns the SQLite connection and the single thread that uses it (a :class:`Store`)."""
+
+    kind = "sqlite"
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -147,6 +195,17 @@ class CrawlDatabase:
 
         return await self.run(_txn)
 
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    async def write(self, fn: Callable[[PageTx], T]) -> T:
+        """Run ``fn(tx)`` in one transaction (see :meth:`transaction`)."""
+        return await self.transaction(lambda conn: fn(SqliteTx(conn)))
+
+    async def count_pages(self) -> int:
+        return await self.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
+
     def ensure_table(
         self,
         name: str,
@@ -154,17 +213,29 @@ class CrawlDatabase:
         pk: str | tuple[str, ...] | None = None,
         indexes: list[tuple[str, ...]] | None = None,
     ) -> None:
-        """Create a table through sqlite-utils if it does not exist (runs on the db thread)."""
+        """Create a table through sqlite-utils, or add the columns it lacks (runs on the db thread)."""
 
         def _create(conn: sqlite3.Connection) -> None:
             db = sqlite_utils.Database(conn)
             table = db[name]
             if not table.exists():
                 table.create(columns, pk=pk, if_not_exists=True)
+            else:
+                have = set(table.columns_dict)
+                for col, kind in columns.items():
+                    if col not in have:
+                        table.add_column(col, kind)
             for idx in indexes or []:
                 table.create_index(list(idx), if_not_exists=True)
 
         self._executor.submit(self._call, _create).result()
+
+    def has_table(self, name: str) -> bool:
+        return bool(self.read("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)))
+
+    def read(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        """Rows of one query, on the database thread (for parts reloading state at start)."""
+        return self._executor.submit(self._call, lambda c: c.execute(sql, params).fetchall()).result()
 
 
 def open_readonly(path: str | Path) -> sqlite_utils.Database:

@@ -1,0 +1,72 @@
+"""Which frontier a crawl uses: a table of its database, or Redis when ``[distributed]`` is set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browsercrawl.config import JobConfig
+from browsercrawl.errors import UserError
+from browsercrawl.frontier.base import Frontier
+from browsercrawl.frontier.cluster import Cluster
+from browsercrawl.storage.base import Store
+
+
+def redis_client(url: str) -> Any:
+    import redis.asyncio
+
+    return redis.asyncio.from_url(url, decode_responses=True, socket_connect_timeout=10,
+                                  health_check_interval=30)
+
+
+async def connect_redis(url: str) -> Any:
+    """A client for the shared frontier; an unreachable server is one line naming it."""
+    import redis
+
+    client = redis_client(url)
+    try:
+        await client.ping()
+    except (redis.RedisError, OSError) as exc:
+        await client.aclose()
+        raise UserError(f"[distributed] redis = {redact_redis(url)}: cannot connect ({exc})") from None
+    return client
+
+
+def redact_redis(url: str) -> str:
+    from browsercrawl.storage.base import redact
+
+    return redact(url)
+
+
+def crawl_prefix(job: JobConfig) -> str:
+    return f"bc:{job.crawl_name}:"
+
+
+async def open_frontier(job: JobConfig, store: Store) -> Frontier:
+    """The SQL frontier of the store, or a worker's membership of the shared Redis frontier."""
+    if job.distributed is None:
+        if store.kind == "postgresql":
+            from browsercrawl.frontier.postgres import PostgresFrontier
+
+            return PostgresFrontier(store)  # type: ignore[arg-type]
+        from browsercrawl.frontier.sqlite import SqliteFrontier
+
+        return SqliteFrontier(store)  # type: ignore[arg-type]
+    if store.kind == "sqlite":
+        raise UserError(
+            f"{job.source_path}: output.database: workers on several machines need a shared store; "
+            'set output.database = "postgresql://..." (see docs/distributed.md)'
+        )
+    from browsercrawl.frontier.redis_frontier import RedisFrontier
+
+    cfg = job.distributed
+    pol = job.politeness
+    cluster = Cluster(
+        await connect_redis(cfg.redis), crawl_prefix(job),
+        lease_seconds=cfg.lease_seconds, balance_minutes=cfg.balance_minutes,
+        concurrency=pol.concurrency,
+        # a concurrency slot outlives the slowest page (timeouts of a render and a re-login)
+        token_lease=max(cfg.lease_seconds, 3 * job.rendering.timeout_seconds),
+    )
+    cluster.host_concurrency = pol.per_host_concurrency
+    await cluster.join()
+    return RedisFrontier(cluster, cfg.seen_capacity)

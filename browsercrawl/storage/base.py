@@ -1,0 +1,95 @@
+"""What the crawl needs of a database, whichever one it is (SQLite file or PostgreSQL server).
+
+Two small interfaces, so the engine, the frontier and the parts never depend on a backend:
+
+* :class:`Store` - the crawl database while a crawl runs: the parts declare their tables
+  (``ensure_table``) and reload what an earlier run knew (``read``); the writer commits a batch of
+  pages in one transaction through a :class:`PageTx`.
+* :class:`PageTx` - one open transaction: a page row (stored once per URL), its links, the rows
+  the hooks produced. The SQL frontier writes its own rows through ``tx.conn`` in the same
+  transaction.
+
+SQL handed to ``read`` and ``PageTx.execute`` is written once, SQLite style (``?`` parameters,
+``[name]`` quoting); the PostgreSQL store translates it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+# Python types a part may name for a column; each store maps them to its own column types.
+ColumnType = type
+
+
+class PageTx(Protocol):
+    """One open transaction of the store's writer."""
+
+    kind: str  # 'sqlite' | 'postgresql'
+    conn: Any  # the backend's own connection, for the SQL frontier's statements
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """Run one statement (SQLite-style SQL); returns a cursor."""
+
+    def insert_page(self, row: dict[str, Any]) -> int | None:
+        """Insert a ``pages`` row; its id, or None when that URL is stored already."""
+
+    def stored_from(self, url: str) -> str | None:
+        """The ``requested_url`` of the stored page whose URL is ``url``, if there is one."""
+
+    def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
+        """The page's links as (url, anchor text, in scope)."""
+
+    def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
+        """Hook rows: ignored when their key exists, replaced when a row carries ``__upsert__``."""
+
+
+class Store(Protocol):
+    """The crawl database (see the module docstring)."""
+
+    kind: str  # 'sqlite' | 'postgresql'
+
+    @property
+    def location(self) -> str:
+        """Where it is, for summaries and errors (a path, or a URL without its password)."""
+
+    async def open(self) -> Store: ...
+
+    async def close(self) -> None: ...
+
+    def ensure_table(
+        self,
+        name: str,
+        columns: dict[str, ColumnType],
+        pk: str | tuple[str, ...] | None = None,
+        indexes: list[tuple[str, ...]] | None = None,
+    ) -> None:
+        """Create the table, or add the columns it lacks; a single integer ``pk`` is assigned
+        automatically when a row leaves it out."""
+
+    def has_table(self, name: str) -> bool: ...
+
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one query, for parts reloading state before the crawl starts."""
+
+    async def write(self, fn: Callable[[PageTx], T]) -> T:
+        """Run ``fn(tx)`` in one transaction on the store's thread; all of it commits or none."""
+
+    async def count_pages(self) -> int: ...
+
+
+def redact(url: str) -> str:
+    """A database URL without its password, safe for logs and summaries."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def is_postgres_url(database: str) -> bool:
+    return database.startswith(("postgresql://", "postgres://"))

@@ -1,0 +1,89 @@
+"""Reading a crawl database without touching it: rows of a table for export, figures for ``stats``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import zlib
+from collections.abc import Iterator
+from typing import IO, Any
+
+from browsercrawl.errors import UserError
+from browsercrawl.storage.reader import Reader, open_reader
+
+
+def decompress_html(blob: bytes | None) -> str | None:
+    """Inverse of the compression used for ``pages.html``."""
+    return zlib.decompress(blob).decode("utf-8") if blob else None
+
+
+def table_rows(db: Reader, table: str, with_html: bool) -> Iterator[dict[str, Any]]:
+    """Rows of ``table`` ready to serialise: page HTML decompressed or dropped, other blobs as hex."""
+    tables = db.tables()
+    if table not in tables:
+        raise UserError(f"{db.location}: no table {table!r} (tables: {', '.join(sorted(tables))})")
+    for row in db.rows(table):
+        if table == "pages":
+            if with_html:
+                row["html"] = decompress_html(row["html"])
+            else:
+                row.pop("html", None)
+        else:
+            for k, v in list(row.items()):
+                if isinstance(v, bytes):
+                    row[k] = v.hex()
+        yield row
+
+
+def write_rows(rows: Iterator[dict[str, Any]], fmt: str, out: IO[str]) -> int:
+    """Write rows as JSON lines or CSV; the number written."""
+    n = 0
+    writer: Any = None
+    for row in rows:
+        if fmt == "jsonl":
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            if writer is None:
+                writer = csv.DictWriter(out, fieldnames=list(row))
+                writer.writeheader()
+            writer.writerow(row)
+        n += 1
+    return n
+
+
+def collect_stats(database: str | Reader) -> dict[str, Any]:
+    """Counts a person (or CI) wants after a crawl: frontier states, pages by status/via, hosts."""
+    db = database if isinstance(database, Reader) else open_reader(database)
+    conn = db
+    tables = db.tables()
+    stats: dict[str, Any] = {"database": db.location}
+    stats["tables"] = {t: db.count(t) for t in sorted(tables)}
+    # An empty frontier table: a distributed crawl, whose frontier is in Redis (`browsercrawl status`).
+    if "frontier" in tables and stats["tables"]["frontier"]:
+        stats["frontier"] = dict(conn.execute("SELECT state, COUNT(*) FROM frontier GROUP BY state"))
+        stats["hosts"] = dict(
+            conn.execute("SELECT host, COUNT(*) FROM frontier GROUP BY host ORDER BY 2 DESC LIMIT 20")
+        )
+        stats["errors"] = dict(
+            conn.execute(
+                "SELECT error, COUNT(*) FROM frontier WHERE state='failed'"
+                " GROUP BY error ORDER BY 2 DESC LIMIT 10"
+            )
+        )
+    if "pages" in tables:
+        stats["status"] = {
+            str(k): v
+            for k, v in conn.execute("SELECT status, COUNT(*) FROM pages GROUP BY status ORDER BY 2 DESC")
+        }
+        stats["via"] = dict(conn.execute("SELECT via, COUNT(*) FROM pages GROUP BY via"))
+        row = conn.execute(
+            "SELECT AVG(fetch_ms), AVG(render_ms), SUM(html_bytes), MIN(fetched_at), MAX(fetched_at)"
+            " FROM pages"
+        ).fetchone()
+        stats["timing_ms"] = {
+            "fetch_avg": round(row[0] or 0, 1),
+            "render_avg": round(row[1] or 0, 1),
+        }
+        stats["html_bytes"] = int(row[2] or 0)  # PostgreSQL sums BIGINT as NUMERIC
+        stats["first_fetch"], stats["last_fetch"] = row[3], row[4]
+    return stats

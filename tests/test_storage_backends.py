@@ -1,0 +1,146 @@
+"""Every table the parts write, through the store interface, on SQLite and on PostgreSQL.
+
+Run on both with ``--backends sqlite,postgresql`` (scripts/test.sh does). No browser: the rows
+are the ones the parts' hooks produce, written the way the writer writes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+from browsercrawl.ajax.tables import create_ajax_tables, state_row
+from browsercrawl.commands.data import all_stats
+from browsercrawl.engine.writer import Outcome, commit_outcomes
+from browsercrawl.frontier.base import Completion, NewUrl, Request
+from browsercrawl.frontier.stores import open_frontier
+from browsercrawl.induction.supervised import create_tables as induction_tables
+from browsercrawl.social.store import create_tables as social_tables
+from browsercrawl.storage.base import redact
+from browsercrawl.storage.stores import store_for
+from tests.conftest import CrawlDb
+
+BC = [sys.executable, "-m", "browsercrawl"]
+
+
+def _page(url: str, requested: str | None = None) -> dict:
+    return {"url": url, "requested_url": requested or url, "status": 200, "content_type": "text/html",
+            "title": "t\x00itle", "text": "some text", "html": b"\x78\x9c", "html_bytes": 2,
+            "fetched_at": "2026-01-01T00:00:00+00:00", "depth": 0, "via": "http", "fetch_ms": 1.0,
+            "render_ms": 0.0, "links_count": 2, "referrer": None, "kind": None}
+
+
+def _rows() -> dict[str, list[dict]]:
+    """One page's worth of rows of every part (ajax, social, induction), as their hooks make them."""
+    state = {"hash": "h1", "path": [{"selector": "#more", "text": "more"}], "text": "state text",
+             "html": "<p>x</p>", "links": ["a", "b"]}
+    return {
+        "responses": [{"url": "http://h/api/1", "method": "GET", "status": 200, "content_type": "json",
+                       "page_url": "http://h/p/1", "body": "{}", "bytes": 2, "fetched_at": "now"}],
+        "states": [state_row("http://h/p/1", 1, state, "now")],
+        "expansions": [{"page_url": "http://h/p/1", "rule": "default", "wait": "load", "wait_ok": True,
+                        "waited_ms": 5, "scroll_rounds": 1, "load_more_clicks": 0, "explore_clicks": 1,
+                        "states": 1, "nodes_before": 1, "nodes_after": 2, "items_before": 0,
+                        "items_after": 1, "blocked_requests": "[]", "budget_hit": False, "total_ms": 9,
+                        "responses": 1, "__upsert__": True}],
+        "people": [{"id": "ann", "url": "http://h/u/ann", "fields": "{}", "depth": 0, "first_seen": "x",
+                    "first_seen_ts": 1.0, "last_visit": "x", "last_visit_ts": 2.0, "visits": 1, "items": 1,
+                    "first_item": None, "last_item": None, "rate_per_day": 0.5, "follows": 1,
+                    "followed_by": 0, "friends": 0, "__upsert__": True}],
+        "relations": [{"kind": "follows", "from_id": "ann", "to_id": "bob", "first_seen": "x",
+                       "last_seen": "x", "removed_at": None}],
+        "items": [{"person_id": "ann", "item_id": "i1", "time": "x", "time_ts": 1.0, "text": "hi",
+                   "data": None, "first_seen": "x"}],
+        "visits": [{"person_id": "ann", "at": "x", "at_ts": 2.0, "strategy": "crawl", "p_change": 0.1,
+                    "new_items": 1, "new_edges": 1, "removed_edges": 0, "changed": 1}],
+        "records": [{"url": "http://h/p/1", "title": "T", "price": "3", "extracted_at": "now",
+                     "__upsert__": True}],
+        "induction_weights": [{"url": "http://h/p/1", "weight": 2, "__upsert__": True}],
+    }
+
+
+def _outcome(url: str, rows: dict[str, list[dict]], request_id: int | None = None) -> Outcome:
+    req = Request(url=url, host="h", id=request_id)
+    return Outcome(Completion(req, "done"), page=_page(url),
+                   links=[("http://h/a", "a", 1), ("http://h/b", "b", 1)],
+                   new_urls=[NewUrl("http://h/a", "h", 1, 1.0, url)], extra_rows=rows)
+
+
+async def _crawl_rows(crawl_db: CrawlDb, tmp_path: Path) -> None:
+    from browsercrawl.config import parse_job
+
+    job = parse_job({"seeds": ["http://h/"], "output": {"database": crawl_db.database}}, tmp_path / "j.toml")
+    db = await store_for(crawl_db.database, tmp_path).open()
+    create_ajax_tables(db)
+    social_tables(db)
+    weights: dict[str, int] = {}
+    induction_tables(db, ["title"], weights)
+    induction_tables(db, ["title", "price"], weights)  # a profile induced again: a new label column
+    frontier = await open_frontier(job, db)
+    await frontier.prepare([NewUrl("http://h/p/1", "h", 0, 0.0, None)])
+    [req] = await frontier.claim("h", 10, 1e12)
+    first = _outcome("http://h/p/1", _rows(), req.id)
+    hosts, stored, dups = await db.write(lambda tx: commit_outcomes(tx, [first], frontier))
+    assert (hosts, stored, dups) == ({"h"}, 1, 0)
+    # The same request delivered again (a lease that ran out): nothing of it is written again,
+    # not even the rows of tables whose key is a counter (visits).
+    again = _outcome("http://h/p/1", _rows(), req.id)
+    again.extra_rows["records"][0]["title"] = "changed"
+    _, stored, dups = await db.write(lambda tx: commit_outcomes(tx, [again], frontier))
+    assert (stored, dups) == (0, 1)
+    # Another page: upserts replace, plain inserts of an existing key are ignored.
+    rows = _rows()
+    rows["records"][0]["title"] = "T2"
+    rows["expansions"][0]["waited_ms"] = 7
+    rows["people"][0]["visits"] = 2
+    await db.write(lambda tx: commit_outcomes(tx, [_outcome("http://h/p/2", rows)], frontier))
+    weights.clear()
+    induction_tables(db, ["title", "price"], weights)  # reload on resume
+    assert weights == {"http://h/p/1": 2}
+    assert db.has_table("people") and not db.has_table("nope")
+    assert db.read("SELECT visits FROM people WHERE id=?", ("ann",)) == [(2,)]
+    await db.close()
+
+
+def test_part_tables_on_the_backend(crawl_db, tmp_path):
+    asyncio.run(_crawl_rows(crawl_db, tmp_path))
+    q = crawl_db.rows
+    assert q("SELECT COUNT(*) FROM pages") == [(2,)]
+    assert q("SELECT COUNT(*) FROM links") == [(4,)]  # two per page, not two more for the re-delivery
+    assert q("SELECT COUNT(*) FROM visits") == [(2,)]  # the re-delivery added no visit
+    assert q("SELECT id FROM visits ORDER BY id") == [(1,), (2,)]  # counters assigned by the store
+    assert q("SELECT title, price FROM records") == [("T2", "3")]
+    assert q("SELECT waited_ms, wait_ok, budget_hit FROM expansions") == [(7, 1, 0)]
+    assert q("SELECT COUNT(*) FROM items") == [(1,)] and q("SELECT COUNT(*) FROM relations") == [(1,)]
+    # PostgreSQL text cannot hold NUL: the store drops it (SQLite keeps it).
+    want = "title" if crawl_db.backend == "postgresql" else "t\x00itle"
+    assert q("SELECT title FROM pages WHERE url='http://h/p/1'") == [(want,)]
+    assert zlib.decompress(bytes(q("SELECT html FROM states")[0][0])) == b"<p>x</p>"
+    states = q("SELECT state, COUNT(*) FROM frontier GROUP BY state ORDER BY state")
+    assert states == [("done", 1), ("queued", 1)]
+    # stats (with the social part's graph figures) and export read the same on both backends.
+    stats = all_stats(crawl_db.database)
+    assert stats["tables"]["pages"] == 2 and stats["graph"]["edges"] == 1
+    out = subprocess.run([*BC, "export", crawl_db.database, "--table", "records"], capture_output=True,
+                         text=True, check=True).stdout
+    assert [json.loads(line)["title"] for line in out.splitlines()] == ["T2"]
+    graph = tmp_path / "edges.csv"
+    subprocess.run([*BC, "export", crawl_db.database, "--graph", str(graph)], check=True, capture_output=True)
+    assert graph.read_text().splitlines()[1].startswith("follows,ann,bob")
+
+
+def test_bad_database_arguments_are_one_line(tmp_path, pg_server):
+    res = subprocess.run([*BC, "stats", "mysql://x/y"], capture_output=True, text=True)
+    assert res.returncode == 2 and "not a SQLite file or a postgresql:// URL" in res.stderr
+    empty = pg_server.create_database("empty_for_stats")
+    res = subprocess.run([*BC, "export", empty], capture_output=True, text=True)
+    assert res.returncode == 2 and "no crawl database there" in res.stderr
+    res = subprocess.run([*BC, "stats", "postgresql://nobody:secret@127.0.0.1:9/x"], capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 2 and "cannot connect to PostgreSQL" in res.stderr
+    assert "secret" not in res.stderr and "Traceback" not in res.stderr
+    assert redact("postgresql://u:pw@h:5/db") == "postgresql://u:***@h:5/db"
