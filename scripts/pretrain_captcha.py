@@ -9,8 +9,9 @@ Why: a site's few hundred labelled CAPTCHAs are too few to learn what characters
 scratch; ``captcha train`` fine-tunes this base instead (see docs/captcha.md). The images come
 from :mod:`browsercrawl.captcha.synth` over the system's fonts. The shipped base was made with
 Debian's font packages installed (the list is in docs/captcha.md, "The base model"); fewer fonts
-give a weaker but working base. Nothing of the benchmark's generators (the ``captcha`` package,
-the demo site) is used.
+give a weaker but working base. Nothing of the benchmark's generators (scripts/bench/captcha_styles.py,
+the ``captcha`` package, the demo site) is used, and the font files the benchmark styles draw with
+are left out.
 
 The synthetic set is generated once (two processes) into ``--cache`` and reused; training saves a
 checkpoint to ``--out`` every ``--save-every`` steps, so a long run can be stopped at any time.
@@ -29,8 +30,11 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from browsercrawl.captcha import ctc, preprocess, synth  # noqa: E402
+from bench.captcha_styles import FONT_FILES  # noqa: E402
+
+from browsercrawl.captcha import ctc, ctc_train, preprocess, synth  # noqa: E402
 from browsercrawl.captcha.profile import write_model  # noqa: E402
 
 DEFAULT_OUT = ROOT / "browsercrawl" / "captcha" / "models" / "base-ctc.npz"
@@ -134,7 +138,7 @@ def main() -> int:
 
     from browsercrawl.captcha.profile import read_model
 
-    fonts = synth.fonts_in()
+    fonts = synth.fonts_in(exclude=FONT_FILES.values())  # the benchmark styles' fonts stay unseen
     if len(fonts) < 5:
         print(f"only {len(fonts)} usable fonts under /usr/share/fonts; install more (docs/captcha.md)",
               file=sys.stderr)
@@ -156,16 +160,16 @@ def main() -> int:
         n = len(data[w][1])
         sel = rng.choice(n, size=min(args.batch, n), replace=False)
         xb = standardise(torch, tensors[w][sel][:, None])
-        xb = ctc.augment(torch, xb, rng)
+        xb = ctc_train.augment(torch, xb, rng)
         labels = [data[w][1][i] for i in sel]
         return xb, torch.cat([targets[w][i] for i in sel]), torch.tensor([len(s) for s in labels])
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    net = ctc.build_torch_net(ctc.DEFAULT_ARCH, len(charset) + 1)
+    net = ctc_train.build_net(ctc.DEFAULT_ARCH, len(charset) + 1)
     if args.init:
         meta, arrays = read_model(args.init)
-        ctc.init_state(net, ctc.split_params(arrays), meta["charset"], charset)
+        ctc_train.init_state(net, ctc.split_params(arrays), meta["charset"], charset)
     started = time.monotonic()
 
     def save(tag: str) -> None:
@@ -175,13 +179,13 @@ def main() -> int:
         meta["profile"] = {"name": "base", "steps": [{"step": "grayscale"}],
                            "recogniser": {"kind": "ctc", "model": args.out.name},
                            "charset": charset, "min_len": 1, "max_len": 12}
-        write_model(args.out, meta, ctc.params_of(net))
+        write_model(args.out, meta, ctc_train.params_of(net))
         print(f"{tag}: held-out synthetic exact {acc:.1%}, saved {args.out} "
               f"({(time.monotonic() - started) / 60:.0f} min)", file=sys.stderr)
 
-    plan = ctc.TrainPlan(max_steps=args.steps, budget_s=args.hours * 3600, batch=args.batch,
-                         peak_lr=args.lr, warmup=0.02, threads=args.threads, seed=args.seed,
-                         log_every=args.log_every)
+    plan = ctc_train.TrainPlan(max_steps=args.steps, max_seconds=args.hours * 3600,
+                               batch=args.batch, peak_lr=args.lr, warmup=0.02, threads=args.threads,
+                               seed=args.seed, log_every=args.log_every)
     step = [0]
 
     def batch_and_checkpoint():
@@ -190,7 +194,7 @@ def main() -> int:
             save(f"step {step[0]}")
         return next_batch()
 
-    ctc.run_steps(net, plan, lambda m: print(m, file=sys.stderr, flush=True), batch_and_checkpoint)
+    ctc_train.run_steps(net, plan, lambda m: print(m, file=sys.stderr, flush=True), batch_and_checkpoint)
     save("final")
     return 0
 

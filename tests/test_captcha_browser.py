@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from browsercrawl.captcha import datasets
 from browsercrawl.captcha.browser import captcha_image_bytes, solve_captcha_on_page
 from browsercrawl.captcha.label import label_folder
 from browsercrawl.captcha.samples import load_labelled_folder, record_verified_sample
 from browsercrawl.captcha.solver import CaptchaSolver
 from browsercrawl.captcha.train import load_samples, train_to_file
+from scripts.bench import captcha_styles as styles
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 def demo_model(tmp_path_factory) -> Path:
     """A per-character model of the demo CAPTCHA trained on 150 generated samples (seconds)."""
     base = tmp_path_factory.mktemp("demo-captcha")
-    pairs = datasets.generate("demo", base / "train", 150, seed=31)
+    pairs = styles.generate("demo", base / "train", 150, seed=31)
     model = base / "demo.npz"
     from browsercrawl.captcha.train import CHAR_VARIANTS
 
@@ -40,9 +40,9 @@ async def _nonce(page) -> str:
 
 
 async def test_login_with_wrong_answer_then_solved_captcha(browser, demo_model, tmp_path) -> None:
-    from browsercrawl.demo.app import run_demo_site
-    from browsercrawl.demo.auth import password_for
-    from browsercrawl.demo.config import DemoConfig
+    from browsercrawl_demo.app import run_demo_site
+    from browsercrawl_demo.auth import password_for
+    from browsercrawl_demo.config import DemoConfig
 
     solver = CaptchaSolver.from_profile(str(demo_model))
     async with run_demo_site(DemoConfig(port=0, members=12, seed=4)) as site:
@@ -94,7 +94,7 @@ async def test_label_command_saves_what_the_person_types(browser, tmp_path) -> N
     import random
 
     for i, text in enumerate(["AB34", "XY78"]):
-        (tmp_path / f"img{i}.png").write_bytes(datasets.render_lined(text, random.Random(i)))
+        (tmp_path / f"img{i}.png").write_bytes(styles.render_lined(text, random.Random(i)))
     page = await browser.new_page()
     task = asyncio.create_task(label_folder(page, tmp_path))
     for answer in ["AB34", ""]:  # type one, skip the other
@@ -111,18 +111,17 @@ async def test_label_command_saves_what_the_person_types(browser, tmp_path) -> N
 async def test_headed_login_asks_the_person_when_the_solver_is_unsure(xvfb_display, tmp_path, capsys):
     """Headed, below `ask_below`: the field is handed to the person, their answer is submitted and,
     accepted, kept as a verified sample (asking teaches the site's model too)."""
-    from playwright.async_api import async_playwright
+    from browsercrawl_demo.app import run_demo_site
+    from browsercrawl_demo.auth import password_for
+    from browsercrawl_demo.config import DemoConfig
 
-    from browsercrawl.demo.app import run_demo_site
-    from browsercrawl.demo.auth import password_for
-    from browsercrawl.demo.config import DemoConfig
-    from browsercrawl.session.browser import LaunchOptions, launch_chromium
-    from browsercrawl.session.config import CaptchaConfig, LoggedInSignal
+    from browsercrawl.config.session import CaptchaConfig, LoggedInSignal
+    from browsercrawl.engine.browser import LaunchOptions, open_browser
     from browsercrawl.session.formlogin import form_login
     from browsercrawl.session.login import LoginSettings
 
-    async with run_demo_site(DemoConfig(port=0, members=12, seed=4)) as site, async_playwright() as pw:
-        browser = await launch_chromium(pw, LaunchOptions(headless=False))
+    async with (run_demo_site(DemoConfig(port=0, members=12, seed=4)) as site,
+                open_browser(LaunchOptions(headless=False)) as browser):
         page = await browser.new_page()
         name = site.state.content.members[0].name
         settings = LoginSettings(
@@ -146,7 +145,6 @@ async def test_headed_login_asks_the_person_when_the_solver_is_unsure(xvfb_displ
         assert "the CAPTCHA solver is unsure" in capsys.readouterr().err
         assert [label for _, label in load_labelled_folder(tmp_path / "verified")] == [typed]
         assert settings.captchas_answered == settings.captchas_accepted == 1
-        await browser.close()
 
 
 async def test_headless_failure_says_what_to_do(browser, tmp_path) -> None:
@@ -154,11 +152,12 @@ async def test_headless_failure_says_what_to_do(browser, tmp_path) -> None:
     says how to get past it (train a model, or log in headed)."""
     import json
 
-    from browsercrawl.demo.app import run_demo_site
-    from browsercrawl.demo.auth import password_for
-    from browsercrawl.demo.config import DemoConfig
+    from browsercrawl_demo.app import run_demo_site
+    from browsercrawl_demo.auth import password_for
+    from browsercrawl_demo.config import DemoConfig
+
+    from browsercrawl.config.session import CaptchaConfig, LoggedInSignal
     from browsercrawl.errors import LoginError
-    from browsercrawl.session.config import CaptchaConfig, LoggedInSignal
     from browsercrawl.session.formlogin import form_login
     from browsercrawl.session.login import LoginSettings
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from browsercrawl.captcha import datasets
 from browsercrawl.captcha.profile import Profile
 from browsercrawl.captcha.samples import load_labelled_folder, record_verified_sample
 from browsercrawl.errors import UserError
+from scripts.bench import captcha_styles as styles
 
 BIN = str(Path(sys.executable).with_name("browsercrawl"))
 
@@ -25,8 +25,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def sets(tmp_path_factory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("cli")
-    datasets.generate("lined", base / "train", 100, seed=21)
-    datasets.generate("lined", base / "test", 30, seed=22)
+    styles.generate("lined", base / "train", 100, seed=21)
+    styles.generate("lined", base / "test", 30, seed=22)
     return base / "train", base / "test"
 
 
@@ -70,10 +70,48 @@ def test_ctc_fine_tunes_the_base_then_its_own_model(sets, tmp_path) -> None:
     assert continued["exact"] >= 0.8, continued
 
 
+def test_train_takes_any_file_name_and_a_cut_run_resumes(sets, tmp_path) -> None:
+    """The wall-clock cap is a safety net: a run it cuts says so with steps and held-back accuracy,
+    still writes a usable model, and `--resume` finishes the same run from its checkpoint."""
+    train, test = sets
+    model = tmp_path / "site-model.bin"
+    r = run("train", str(train), "--out", str(model), "--kind", "ctc", "--budget", "1", "--steps", "60")
+    assert r.returncode == 0, r.stderr
+    assert "WARNING: training was cut by the wall-clock cap (--budget) after" in r.stderr
+    assert "of 60 planned steps" in r.stderr and "--resume" in r.stderr
+    ckpt = tmp_path / "site-model.bin.ckpt"
+    assert model.is_file() and ckpt.is_file()
+    assert run("eval", str(test), "--model", str(model), "--json").returncode == 0
+    r = run("train", str(train), "--out", str(model), "--kind", "ctc", "--steps", "60", "--resume")
+    assert r.returncode == 0, r.stderr
+    assert "resuming from" in r.stderr and "WARNING" not in r.stderr and not ckpt.exists()
+    assert "case upper" in r.stdout  # every label is upper case: the site's rule, stored in the model
+    score = json.loads(run("eval", str(test), "--model", str(model), "--json").stdout)
+    assert score["exact"] >= 0.8 and score["case"] == "upper", score
+
+
+def test_self_labelling_adds_confident_answers(sets, tmp_path) -> None:
+    train, test = sets
+    small = tmp_path / "small"
+    small.mkdir()
+    for p, _ in load_labelled_folder(train)[:40]:
+        (small / p.name).write_bytes(p.read_bytes())
+    unlabelled = tmp_path / "unlabelled"
+    unlabelled.mkdir()
+    for i, (p, _) in enumerate(load_labelled_folder(test)):
+        (unlabelled / f"u{i}.png").write_bytes(p.read_bytes())  # no label in the name
+    r = run("train", str(small), "--out", str(tmp_path / "m.npz"), "--kind", "ctc", "--steps", "60",
+            "--unlabelled", str(unlabelled), "--min-confidence", "0.5")
+    assert r.returncode == 0, r.stderr
+    line = next(x for x in r.stderr.splitlines() if x.startswith("self-labelled"))
+    taken = int(line.split()[1])
+    assert 0 < taken <= 30 and "of 30 unlabelled images" in line, line
+
+
 def test_tune_writes_a_usable_profile(sets, tmp_path) -> None:
     _, test = sets
     train = tmp_path / "small"
-    datasets.generate("lined", train, 40, seed=23)
+    styles.generate("lined", train, 40, seed=23)
     r = run("tune", str(train), "--out", str(tmp_path / "prof"), "--name", "lined", "--no-ctc")
     assert r.returncode == 0, r.stderr
     prof = Path(r.stdout.strip())
@@ -98,7 +136,7 @@ def test_debug_writes_each_stage(sets, tmp_path) -> None:
 
 
 def test_labelled_folder_forms_and_recording(tmp_path) -> None:
-    png = datasets.render_lined("AB12", __import__("random").Random(0))
+    png = styles.render_lined("AB12", __import__("random").Random(0))
     p = record_verified_sample(tmp_path / "verified", png, "AB12")
     assert p.name.endswith("_AB12.png") and p.read_bytes() == png
     assert load_labelled_folder(tmp_path / "verified") == [(p, "AB12")]
@@ -123,8 +161,10 @@ def test_labelled_folder_forms_and_recording(tmp_path) -> None:
          ["solve", "{d}/p.json", "--profile", "{d}/p.json"], "p.json: steps[0]: unknown step 'blurr'"),
         (lambda d: (d / "m.npz").write_bytes(b"junk"), ["eval", "{d}", "--model", "{d}/m.npz"],
          "m.npz: not a browsercrawl CAPTCHA model"),
-        (lambda d: None, ["train", "{d}", "--out", "{d}/model.bin"],
-         "model.bin: the model file must end in .npz"),
+        (lambda d: (d / "sub").mkdir(), ["train", "{d}", "--out", "{d}/sub"],
+         "--out {d}/sub: is a folder; give the model file to write"),
+        (lambda d: None, ["train", "{d}", "--out", "{d}/m.bin", "--resume"],
+         "--resume: no unfinished training at {d}/m.bin.ckpt"),
         (lambda d: None, ["solve", "{d}/nope.png"], "nope.png: image not found"),
         (lambda d: None, ["train", "{d}", "--out", "{d}/m.npz", "--from", "{d}/gone.npz"],
          "--from {d}/gone.npz: no such model file (or say base / none)"),

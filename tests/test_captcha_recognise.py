@@ -10,18 +10,19 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from browsercrawl.captcha import ctc, datasets, preprocess
+from browsercrawl.captcha import ctc, preprocess
 from browsercrawl.captcha.profile import Profile, model_recogniser, read_model, write_model
 from browsercrawl.captcha.recognise import Priors, TesseractRecogniser, VoteRecogniser
 from browsercrawl.captcha.samples import load_labelled_folder
 from browsercrawl.captcha.solver import CaptchaSolver, Solution
 from browsercrawl.captcha.train import evaluate, load_samples, train_chars, train_to_file
 from browsercrawl.errors import UserError
+from scripts.bench import captcha_styles as styles
 
 
 def clean_png(text: str) -> bytes:
     img = Image.new("L", (40 * len(text) + 40, 70), 255)
-    ImageDraw.Draw(img).text((20, 10), text, font=datasets._font(40), fill=0)
+    ImageDraw.Draw(img).text((20, 10), text, font=styles.font(styles.FONT_FILES["lined"], 40), fill=0)
     buf = io.BytesIO()
     img.save(buf, "PNG")
     return buf.getvalue()
@@ -30,8 +31,8 @@ def clean_png(text: str) -> bytes:
 @pytest.fixture(scope="module")
 def lined(tmp_path_factory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("lined")
-    datasets.generate("lined", base / "train", 120, seed=11)
-    datasets.generate("lined", base / "test", 40, seed=12)
+    styles.generate("lined", base / "train", 120, seed=11)
+    styles.generate("lined", base / "test", 40, seed=12)
     return base / "train", base / "test"
 
 
@@ -128,27 +129,32 @@ def _png(bgr: np.ndarray) -> bytes:
 
 def test_ctc_numpy_inference_matches_torch() -> None:
     torch = pytest.importorskip("torch")
+    from browsercrawl.captcha import ctc_train
+
     rng = np.random.default_rng(0)
     xs = [rng.normal(size=(ctc.INPUT_H, 96)).astype(np.float32) for _ in range(8)]
-    plan = ctc.TrainPlan(max_steps=5, budget_s=30)
-    tnet = ctc.train_torch(xs, ["AB", "BA", "A", "B"] * 2, "AB", plan, init=None)
-    net = ctc.to_numpy(tnet, "AB", 96)
+    plan = ctc_train.TrainPlan(max_steps=5)
+    tnet, _ = ctc_train.train_net(xs, ["AB", "BA", "A", "B"] * 2, "AB", plan, init=None)
+    net = ctc_train.to_numpy(tnet, "AB", 96)
     with torch.no_grad():
         ref = tnet(torch.from_numpy(xs[0])[None, None])[0].T.numpy()
     assert np.abs(net.logits(xs[0]) - ref).max() < 1e-3
     # what a model file holds (trainable parameters) loads back to the same numpy network
-    again = ctc.CtcNet.from_params(ctc.split_params(ctc.params_of(tnet)), ctc.model_meta("AB", 96, net.arch))
+    params = ctc.split_params(ctc_train.params_of(tnet))
+    again = ctc.CtcNet.from_params(params, ctc.model_meta("AB", 96, net.arch))
     assert np.array_equal(again.logits(xs[1]), net.logits(xs[1]))
 
 
 def test_ctc_learns_a_tiny_clean_set() -> None:
     pytest.importorskip("torch")
+    from browsercrawl.captcha import ctc_train
+
     texts = ["A", "X", "T", "AX", "XT", "TA"] * 3
     grays = [preprocess.grayscale(preprocess.decode_image(clean_png(t))) for t in texts]
     width = 64
     xs = [ctc.to_input(g, width) for g in grays]
-    tnet = ctc.train_torch(xs, texts, "AXT", ctc.TrainPlan(max_steps=150, budget_s=300), init=None)
-    net = ctc.to_numpy(tnet, "AXT", width)
+    tnet, _ = ctc_train.train_net(xs, texts, "AXT", ctc_train.TrainPlan(max_steps=150), init=None)
+    net = ctc_train.to_numpy(tnet, "AXT", width)
     got = [net.predict(x)[0] for x in xs[:6]]
     assert got == texts[:6]
 
@@ -173,10 +179,12 @@ def test_decoding_restricted_to_the_site_charset_folds_case() -> None:
 
 def test_fine_tuning_carries_output_rows_by_character() -> None:
     torch = pytest.importorskip("torch")
-    src = ctc.build_torch_net(ctc.DEFAULT_ARCH, 4)  # blank + "aB7"
-    params = ctc.split_params(ctc.params_of(src))
-    dst = ctc.build_torch_net(ctc.DEFAULT_ARCH, 5)  # blank + "BAZ7"
-    carried = ctc.init_state(dst, params, "aB7", "BAZ7")
+    from browsercrawl.captcha import ctc_train
+
+    src = ctc_train.build_net(ctc.DEFAULT_ARCH, 4)  # blank + "aB7"
+    params = ctc.split_params(ctc_train.params_of(src))
+    dst = ctc_train.build_net(ctc.DEFAULT_ARCH, 5)  # blank + "BAZ7"
+    carried = ctc_train.init_state(dst, params, "aB7", "BAZ7")
     assert carried == 3  # B and 7 as they are, A from its lower-case twin; Z is new
     w = dst.state_dict()["head.weight"]
     sw = torch.from_numpy(params["head.weight"])
@@ -185,9 +193,9 @@ def test_fine_tuning_carries_output_rows_by_character() -> None:
     assert not torch.equal(w[3], sw[1]) and not torch.equal(w[3], sw[2])
     body = "body.0.weight"
     assert torch.equal(dst.state_dict()[body], src.state_dict()[body])
-    other = ctc.build_torch_net(ctc.Arch(convs=((8, (2, 2)),), seq=()), 4)
+    other = ctc_train.build_net(ctc.Arch(convs=((8, (2, 2)),), seq=()), 4)
     with pytest.raises(UserError, match="another architecture"):
-        ctc.init_state(other, params, "aB7", "aB7")
+        ctc_train.init_state(other, params, "aB7", "aB7")
 
 
 def test_solver_default_profile_sync_and_async() -> None:
@@ -224,3 +232,103 @@ def test_profile_errors_name_the_file_and_field(tmp_path) -> None:
     p.write_text("{nope")
     with pytest.raises(UserError, match="not valid JSON"):
         Profile.load(p)
+
+
+def test_solving_imports_no_torch(tmp_path) -> None:
+    """Solving needs only numpy: torch is the training extra, and importing it costs seconds."""
+    import subprocess
+    import sys
+
+    img = tmp_path / "x.png"
+    img.write_bytes(clean_png("HELLO"))
+    code = ("import sys; from browsercrawl.captcha.solver import CaptchaSolver; "
+            f"t = CaptchaSolver.from_profile(None).solve_sync(open({str(img)!r}, 'rb').read()).text; "
+            "print(t, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["HELLO", "False"]
+
+
+def test_length_prior_decoding_finds_the_best_path_of_an_allowed_length() -> None:
+    """Checked against every path of small random problems: the decoder's path is the most
+    probable one whose text has an allowed length."""
+    import itertools
+
+    rng = np.random.default_rng(0)
+    for _ in range(25):
+        prob = rng.dirichlet(np.ones(4) * 0.5, size=6)
+        lo = int(rng.integers(1, 4))
+        hi = lo + int(rng.integers(0, 2))
+        best = None
+        for path in itertools.product(range(4), repeat=6):
+            n = sum(1 for t, k in enumerate(path) if k and (t == 0 or k != path[t - 1]))
+            if lo <= n <= hi:
+                s = sum(np.log(prob[t, k]) for t, k in enumerate(path))
+                best = max(best or (s, path), (s, path))
+        text, _ = ctc.decode(prob, "abc", lo, hi)
+        want = "".join("abc"[k - 1] for t, k in enumerate(best[1]) if k and (t == 0 or k != best[1][t - 1]))
+        assert lo <= len(text) <= hi
+        assert text == want or np.isclose(best[0], sum(np.log(prob.max(axis=1))))  # ties aside
+    # the greedy answer is kept when its length is allowed
+    prob = np.array([[0.1, 0.9, 0.0], [0.9, 0.05, 0.05], [0.2, 0.1, 0.7]])
+    assert ctc.decode(prob, "ab", 1, 3)[0] == "ab"
+    assert ctc.decode(prob, "ab", 3, 3)[0] == "aba"  # the only three-character path that is likely at all
+
+
+def test_site_case_rules() -> None:
+    insensitive = Priors("abc12", 3, 5, "insensitive")
+    assert insensitive.same("AbC1", "abc1") and not Priors("abc12", 3, 5).same("AbC1", "abc1")
+    assert insensitive.allowed() == "12ABCabc" and insensitive.clean("A b C") == "AbC"
+    assert Priors("ABC", 1, 5, "upper").clean("abz") == "AB"
+    assert Priors("abc", 1, 5, "lower").clean("AB") == "ab"
+    from browsercrawl.captcha.train import infer_case
+
+    assert infer_case(["AB12", "CD"]) == "upper" and infer_case(["ab1"]) == "lower"
+    assert infer_case(["aB"]) == "sensitive" and infer_case(["123"]) == "sensitive"
+
+
+def test_profile_case_is_checked(tmp_path) -> None:
+    p = tmp_path / "p.json"
+    p.write_text('{"case": "whatever"}')
+    with pytest.raises(UserError, match=r"p\.json: case must be one of sensitive, insensitive"):
+        Profile.load(p)
+    p.write_text('{"case": "insensitive", "recogniser": {"kind": "ctc", "model": "m.npz", "views": ["x"]}}')
+    with pytest.raises(UserError, match=r"views must be a non-empty list of grayscale, min_channel"):
+        Profile.load(p)
+
+
+def test_eval_follows_the_site_case_rule(tmp_path) -> None:
+    """A case-insensitive site stores answers lower case: the base model's upper-case reading of
+    clean text is right there, wrong letter for letter."""
+    for i, text in enumerate(["HELLO", "W4TER", "K7P3X"]):
+        (tmp_path / f"{i}_{text.lower()}.png").write_bytes(clean_png(text))
+    samples = load_samples(load_labelled_folder(tmp_path))
+    from browsercrawl.captcha.profile import base_profile
+
+    prof = base_profile("abcdefghijklmnopqrstuvwxyz0123456789", 5, 5, "insensitive")
+    score = evaluate(prof.build(), prof.steps, samples, prof.priors)
+    assert score.exact == 1.0 and score.exact_ignoring_case == 1.0 and score.exact_cased == 0.0
+    assert score.per_char == 1.0 and score.as_dict()["case"] == "insensitive"
+    lower = base_profile("abcdefghijklmnopqrstuvwxyz0123456789", 5, 5, "lower")
+    assert evaluate(lower.build(), lower.steps, samples, lower.priors).exact_cased == 1.0
+
+
+def test_training_stops_early_when_the_held_back_split_is_perfect() -> None:
+    torch = pytest.importorskip("torch")
+    from browsercrawl.captcha import ctc_train
+
+    rng = np.random.default_rng(0)
+    xs = [rng.normal(size=(ctc.INPUT_H, 64)).astype(np.float32) for _ in range(4)]
+    arch = ctc.Arch(convs=((8, (2, 2)), (8, (2, 2)), (8, (2, 1)), (8, (2, 1))), seq=())
+    net = ctc_train.build_net(arch, 3)
+    seen = []
+
+    def score(m) -> float:
+        seen.append(1)
+        return 1.0
+
+    plan = ctc_train.TrainPlan(max_steps=1000, eval_every=5, batch=4, threads=1)
+    x = torch.from_numpy(np.stack(xs)[:, None])
+    batch = lambda: (x, torch.tensor([1, 2, 1, 2]), torch.tensor([1, 1, 1, 1]))  # noqa: E731
+    report = ctc_train.run_steps(net, plan, None, batch, score=score)
+    assert report.stopped_by == "held-back perfect" and report.steps == 10 and len(seen) == 2
+    assert report.held_exact == 1.0 and report.best_step == 5

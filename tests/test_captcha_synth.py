@@ -54,3 +54,35 @@ def test_images_carry_the_text() -> None:
         img = synth.render("W4TER", font, rng)
         assert img.std() > 8
 
+
+
+def test_benchmark_styles_stay_out_of_the_pretraining_family(tmp_path) -> None:
+    """The held-out styles differ from the base's training family by code and by font: the
+    synthetic generator never imports them, and their font files can be excluded by name."""
+    import ast
+    import inspect
+    import shutil
+
+    from scripts.bench import captcha_styles
+
+    tree = ast.parse(inspect.getsource(synth))
+    imported = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not any("bench" in m or "demo" in m or m == "captcha" for m in imported), imported
+    shutil.copy(DEJAVU, tmp_path / "DejaVuSans-Bold.ttf")
+    shutil.copy(DEJAVU, tmp_path / "Other.ttf")
+    found = synth.fonts_in((str(tmp_path),), exclude=captcha_styles.FONT_FILES.values())
+    assert [f.path.rsplit("/", 1)[1] for f in found] == ["Other.ttf"]
+
+
+def test_the_captcha_package_imports_neither_demo_nor_tests_nor_scripts() -> None:
+    import ast
+    from pathlib import Path
+
+    root = Path(synth.__file__).parent
+    for path in root.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        bad = [m for m in names if m.startswith(("browsercrawl_demo", "tests", "scripts"))]
+        assert not bad, (path.name, bad)

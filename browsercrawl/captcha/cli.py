@@ -1,7 +1,7 @@
 """``browsercrawl captcha ...``: solve, eval, train, tune, label, debug.
 
-``train DIR --out MODEL`` and ``eval DIR --model MODEL --json`` are a stable contract other tools
-call; ``eval --json`` prints exactly one JSON object on stdout.
+``train DIR --out MODEL`` (any file name) and ``eval DIR --model MODEL --json`` are a stable
+contract other tools call; ``eval --json`` prints exactly one JSON object on stdout.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def captcha() -> None:
 
 @captcha.command()
 @click.argument("image", type=click.Path(path_type=Path))
-@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: bundled base)")
+@click.option("--profile", "--model", "profile", help="profile JSON or model file (default: bundled base)")
 @click.option("--json", "as_json", is_flag=True, help="print a JSON object")
 def solve(image: Path, profile: str | None, as_json: bool) -> None:
     """Print the answer to one CAPTCHA image."""
@@ -54,60 +54,113 @@ def solve(image: Path, profile: str | None, as_json: bool) -> None:
         click.echo(sol.text)
 
 
+CASE_CHOICE = click.Choice(["sensitive", "insensitive", "upper", "lower"])
+
+
 @captcha.command("eval")
 @click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: bundled base)")
-@click.option("--json", "as_json", is_flag=True, help='print {"exact", "per_char", "ms_per_image"}')
-def eval_cmd(directory: Path, profile: str | None, as_json: bool) -> None:
-    """Measure exact and per-character accuracy and ms/image on a labelled folder."""
+@click.option("--profile", "--model", "profile", help="profile JSON or model file (default: bundled base)")
+@click.option("--case", type=CASE_CHOICE, default=None,
+              help="the site's case rule (default: the profile's); insensitive: any case is right")
+@click.option("--json", "as_json", is_flag=True,
+              help="print one JSON object: exact, exact_cased, exact_ignoring_case, per_char, "
+                   "ms_per_image, n, case")
+def eval_cmd(directory: Path, profile: str | None, case: str | None, as_json: bool) -> None:
+    """Measure exact and per-character accuracy and ms/image on a labelled folder.
+
+    ``exact`` and ``per_char`` follow the site's case rule (the profile's ``case``, or --case);
+    ``exact_cased`` and ``exact_ignoring_case`` are both printed as well.
+    """
     from browsercrawl.captcha.samples import load_labelled_folder
     from browsercrawl.captcha.train import evaluate, load_samples
 
     solver = _solver(profile)
+    if case:
+        solver.profile.case = case
+        solver.recogniser = solver.profile.build()
     samples = load_samples(load_labelled_folder(directory))
-    score = evaluate(solver.recogniser, solver.profile.steps, samples)
+    score = evaluate(solver.recogniser, solver.profile.steps, samples, solver.profile.priors)
     if as_json:
         click.echo(json.dumps(score.as_dict()))
     else:
-        click.echo(f"{score.n} images: exact {score.exact:.1%}, per-char {score.per_char:.1%}, "
-                   f"{score.ms_per_image:.1f} ms/image")
+        click.echo(f"{score.n} images: exact {score.exact:.1%} (case {score.case}; letter for letter "
+                   f"{score.exact_cased:.1%}, ignoring case {score.exact_ignoring_case:.1%}), "
+                   f"per-char {score.per_char:.1%}, {score.ms_per_image:.1f} ms/image")
 
 
 @captcha.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path),
-              help="model file to write (.npz)")
+              help="model file to write (any name; .npz by convention)")
 @click.option("--kind", type=click.Choice(["auto", "ctc", "chars"]), default="auto",
               help="ctc: whole-string network (needs torch); chars: segment + classify; auto: ctc if torch")
-@click.option("--budget", default=270.0, show_default=True, help="CTC training: at most this many seconds")
-@click.option("--steps", "max_steps", default=2500, show_default=True, help="CTC training: batches of 32")
+@click.option("--steps", "max_steps", default=None, type=int,
+              help="CTC training: at most this many batches of 32 [default: 800]")
+@click.option("--epochs", default=None, type=float, help="CTC training: at most this many passes instead")
+@click.option("--budget", default=3600.0, show_default=True,
+              help="CTC training: wall-clock safety net in seconds; a cut run says so and can --resume")
+@click.option("--resume", is_flag=True, help="continue the run the --budget cap (or Ctrl-C) stopped")
+@click.option("--holdout", default=0.1, show_default=True,
+              help="CTC training: fraction held back to decide when to stop (none below 20 images)")
+@click.option("--case", type=CASE_CHOICE, default=None,
+              help="the site's case rule (default: upper/lower when every label is, else sensitive)")
+@click.option("--unlabelled", type=click.Path(path_type=Path), default=None,
+              help="folder of unlabelled images: the trained model labels those it is sure of, "
+                   "then trains again")
+@click.option("--min-confidence", default=0.9, show_default=True, help="for --unlabelled")
 @click.option("--profile", help="take preprocessing steps from this profile JSON")
 @click.option("--from", "start", default="base", show_default=True,
-              help="CTC training starts from: base (the bundled pretrained model), none, or a model .npz")
+              help="CTC training starts from: base (the bundled pretrained model), none, or a model file")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
-              help="CTC training threads (default: the cores available, at most 4)")
-def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, profile: str | None,
-          start: str, threads: int | None) -> None:
+              help="CTC training threads (default: 1 or 2, measured while training)")
+def train(directory: Path, out: Path, kind: str, max_steps: int | None, epochs: float | None, budget: float,
+          resume: bool, holdout: float, case: str | None, unlabelled: Path | None, min_confidence: float,
+          profile: str | None, start: str, threads: int | None) -> None:
     """Train a recogniser on a labelled folder and write one model file."""
-    from browsercrawl.captcha.profile import Profile
-    from browsercrawl.captcha.samples import load_labelled_folder
-    from browsercrawl.captcha.train import load_samples, torch_available, train_to_file
+    import math
 
-    if out.suffix != ".npz":
-        raise UserError(f"{out}: the model file must end in .npz")
-    if not 1 <= budget <= 3600:
-        raise UserError(f"--budget {budget}: must be between 1 and 3600 seconds")
+    from browsercrawl.captcha.profile import Profile
+    from browsercrawl.captcha.samples import load_labelled_folder, unlabelled_folder
+    from browsercrawl.captcha.train import (
+        DEFAULT_CTC_STEPS,
+        checkpoint_path,
+        load_samples,
+        torch_available,
+        train_to_file,
+    )
+
+    if out.is_dir():
+        raise UserError(f"--out {out}: is a folder; give the model file to write")
+    if not 1 <= budget <= 86_400:
+        raise UserError(f"--budget {budget}: must be between 1 and 86400 seconds")
+    if max_steps is not None and epochs is not None:
+        raise UserError("--steps and --epochs: give one of them")
+    if max_steps is not None and not 1 <= max_steps <= 100_000:
+        raise UserError(f"--steps {max_steps}: must be between 1 and 100000")
+    if not 0 <= holdout < 1:
+        raise UserError(f"--holdout {holdout}: must be between 0 and 1")
+    if resume and not checkpoint_path(out).is_file():
+        raise UserError(f"--resume: no unfinished training at {checkpoint_path(out)}")
     start_from = _start_from(start)
     steps = Profile.load(profile).steps if profile else None
     samples = load_samples(load_labelled_folder(directory))
+    extra = None
+    if unlabelled is not None:
+        from browsercrawl.captcha import preprocess
+
+        extra = [preprocess.decode_image(p.read_bytes()) for p in unlabelled_folder(unlabelled)]
+    if epochs is not None:
+        if not 0 < epochs <= 10_000:
+            raise UserError(f"--epochs {epochs}: must be above 0 and at most 10000")
+        max_steps = max(1, math.ceil(epochs * len(samples) / 32))
     if kind == "auto":
         kind = "ctc" if torch_available() else "chars"
-    if not 1 <= max_steps <= 100_000:
-        raise UserError(f"--steps {max_steps}: must be between 1 and 100000")
     prof = train_to_file(samples, out, kind, budget, lambda m: click.echo(m, err=True), steps,
-                         max_steps=max_steps, start=start_from, threads=threads)
+                         max_steps=max_steps or DEFAULT_CTC_STEPS, start=start_from, threads=threads,
+                         case=case, holdout=holdout, resume=resume, unlabelled=extra,
+                         min_confidence=min_confidence)
     click.echo(f"wrote {out} ({kind}, {len(samples)} images, charset {prof.charset!r}, "
-               f"lengths {prof.min_len}-{prof.max_len})")
+               f"lengths {prof.min_len}-{prof.max_len}, case {prof.case})")
 
 
 @captcha.command()
@@ -116,14 +169,17 @@ def train(directory: Path, out: Path, kind: str, budget: float, max_steps: int, 
               help="folder for profile + models")
 @click.option("--name", default=None, help="profile name (default: the folder's name)")
 @click.option("--holdout", default=0.2, show_default=True, help="fraction held back for scoring")
-@click.option("--budget", default=270.0, show_default=True, help="CTC training: at most this many seconds")
-@click.option("--steps", "max_steps", default=2500, show_default=True, help="CTC training: batches of 32")
+@click.option("--budget", default=3600.0, show_default=True,
+              help="CTC training: wall-clock safety net, seconds")
+@click.option("--steps", "max_steps", default=800, show_default=True,
+              help="CTC training: at most this many batches of 32")
+@click.option("--case", type=CASE_CHOICE, default=None, help="the site's case rule")
 @click.option("--no-ctc", is_flag=True, help="skip the CTC network even if torch is installed")
 @click.option("--from", "start", default="base", show_default=True,
               help="CTC training starts from: base, none, or a model .npz")
 @click.option("--threads", type=click.IntRange(1, 64), default=None, help="CTC training threads")
 def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: float, max_steps: int,
-         no_ctc: bool, start: str, threads: int | None) -> None:
+         case: str | None, no_ctc: bool, start: str, threads: int | None) -> None:
     """Try pipelines on labelled samples and keep the best on a held-back split."""
     from browsercrawl.captcha.samples import load_labelled_folder
     from browsercrawl.captcha.train import load_samples
@@ -135,7 +191,7 @@ def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: f
     samples = load_samples(load_labelled_folder(directory))
     name = name or directory.resolve().name
     run_tune(samples, out, name, holdout, budget, False if no_ctc else None,
-             lambda m: click.echo(m, err=True), max_steps, start=start_from, threads=threads)
+             lambda m: click.echo(m, err=True), max_steps, start=start_from, threads=threads, case=case)
     click.echo(str(out / f"{name}.json"))
 
 
@@ -154,7 +210,7 @@ def label(directory: Path) -> None:
 @captcha.command()
 @click.argument("image", type=click.Path(path_type=Path))
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="folder for stage images")
-@click.option("--profile", "--model", "profile", help="profile JSON or model .npz (default: bundled base)")
+@click.option("--profile", "--model", "profile", help="profile JSON or model file (default: bundled base)")
 def debug(image: Path, out: Path, profile: str | None) -> None:
     """Write the image after each preprocessing stage, plus segmentation boxes, into OUT."""
     import cv2
@@ -170,6 +226,11 @@ def debug(image: Path, out: Path, profile: str | None) -> None:
     stages = preprocess.run_steps(img, solver.profile.steps)
     for i, (name, stage) in enumerate(stages, start=1):
         cv2.imwrite(str(out / f"{i:02d}-{name}.png"), stage)
+    last = stages[-1][1] if stages else img
+    if last.ndim == 3:  # what the network reads: each of its grayscale views of the colour image
+        for view in solver.profile.recogniser.get("views", []):
+            stages.append((view, preprocess.STEPS[view](last)))
+            cv2.imwrite(str(out / f"{len(stages):02d}-{view}.png"), stages[-1][1])
     final = stages[-1][1] if stages else preprocess.grayscale(img)
     if final.ndim == 2:
         binary = final if preprocess.np.isin(final, (0, 255)).all() else preprocess.binarise_otsu(final)

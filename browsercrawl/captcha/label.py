@@ -54,16 +54,10 @@ async def label_folder(page, directory: Path) -> int:
 
 async def label_folder_headed(directory: Path) -> int:
     """Open a headed Chromium (needs a display) and label the folder in it."""
-    from playwright.async_api import async_playwright
-
-    from browsercrawl.session.browser import LaunchOptions, launch_chromium
+    from browsercrawl.engine.browser import LaunchOptions, open_browser
 
     if not Path(directory).is_dir():
         raise UserError(f"{directory}: not a directory")
-    async with async_playwright() as pw:
-        browser = await launch_chromium(pw, LaunchOptions(headless=False))
-        try:
-            page = await browser.new_page()
-            return await label_folder(page, Path(directory))
-        finally:
-            await browser.close()
+    async with open_browser(LaunchOptions(headless=False)) as browser:
+        page = await browser.new_page()
+        return await label_folder(page, Path(directory))

@@ -56,6 +56,14 @@ def grayscale(img: np.ndarray) -> np.ndarray:
 
 
 @step
+def min_channel(img: np.ndarray) -> np.ndarray:
+    """The darkest of the three colour channels, ink made dark: every saturated colour comes out
+    dark (one of its channels is low), pale tints and white come out light. Grayscale: as is."""
+    gray = img.min(axis=2) if img.ndim == 3 else img
+    return _light_background(np.ascontiguousarray(gray))
+
+
+@step
 def contrast(img: np.ndarray, clip: float = 2.0, tile: int = 4) -> np.ndarray:
     """Local contrast equalisation (CLAHE) after a full-range stretch."""
     img = cv2.normalize(img, None, 0, 255, cv2.NORM_MINMAX)

@@ -2,13 +2,16 @@
 
 Profile JSON::
 
-    {"name": "demo", "charset": "ABC...", "min_len": 5, "max_len": 5,
+    {"name": "demo", "charset": "ABC...", "min_len": 5, "max_len": 5, "case": "upper",
      "steps": [{"step": "grayscale"}, {"step": "binarise_otsu"}, {"step": "remove_dots", "max_area": 6}],
      "recogniser": {"kind": "ctc", "model": "demo.npz"}}
 
 ``recogniser.kind`` is ``tesseract`` (``psm`` 7/8/10, ``segmentation``), ``chars`` or ``ctc`` (with
-``model``, a path relative to the profile file), or ``vote`` (``members``: a list of recogniser
-objects, ``weights``). A model file carries its own profile, so ``--model X.npz`` alone is enough.
+``model``, a path relative to the profile file; ctc may add ``views``), or ``vote`` (``members``: a
+list of recogniser objects, ``weights``). ``case`` is the site's case rule (``sensitive``,
+``insensitive``, ``upper``, ``lower``); ``min_len``/``max_len`` the length prior the decoder keeps
+to. A model file carries its own profile, so ``--model X.npz`` alone is enough; a model file is
+recognised by its content, whatever its name ends in.
 
 The model file is a numpy ``.npz`` loaded with ``allow_pickle=False``: only arrays plus a JSON
 ``meta`` entry, so a model downloaded from elsewhere cannot run code on load.
@@ -26,6 +29,8 @@ import numpy as np
 from browsercrawl.captcha import preprocess
 from browsercrawl.captcha.ctc import BASE_MODEL, CtcNet, split_params
 from browsercrawl.captcha.recognise import (
+    CASES,
+    CTC_VIEWS,
     CharRecogniser,
     CtcRecogniser,
     Mlp,
@@ -62,11 +67,12 @@ class Profile:
     charset: str = ""
     min_len: int = 1
     max_len: int = 12
+    case: str = "sensitive"
     base_dir: Path | None = field(default=None, repr=False, compare=False)
 
     @property
     def priors(self) -> Priors:
-        return Priors(self.charset, self.min_len, self.max_len)
+        return Priors(self.charset, self.min_len, self.max_len, self.case)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -80,7 +86,7 @@ class Profile:
     def from_dict(cls, d: Any, where: str, base_dir: Path | None = None) -> Profile:
         if not isinstance(d, dict):
             raise UserError(f"{where}: a profile must be a JSON object")
-        known = {"name", "steps", "recogniser", "charset", "min_len", "max_len"}
+        known = {"name", "steps", "recogniser", "charset", "min_len", "max_len", "case"}
         extra = set(d) - known
         if extra:
             raise UserError(f"{where}: unknown field {sorted(extra)[0]!r}")
@@ -92,6 +98,8 @@ class Profile:
             raise UserError(f"{where}: charset must be a string")
         if not (isinstance(p.min_len, int) and isinstance(p.max_len, int) and 0 < p.min_len <= p.max_len):
             raise UserError(f"{where}: min_len/max_len must be integers with 0 < min_len <= max_len")
+        if p.case not in CASES:
+            raise UserError(f"{where}: case must be one of {', '.join(CASES)}")
         _check_recogniser(p.recogniser, f"{where}: recogniser")
         return p
 
@@ -100,7 +108,7 @@ class Profile:
         path = Path(path)
         if not path.is_file():
             raise UserError(f"{path}: profile or model file not found")
-        if path.suffix == ".npz":
+        if is_model_file(path):
             meta, _ = read_model(path)
             return cls.from_dict(meta["profile"], str(path), path.parent)
         try:
@@ -114,16 +122,41 @@ class Profile:
         return _build(self.recogniser, self.priors, self.base_dir or Path("."))
 
 
+def is_model_file(path: Path) -> bool:
+    """A model file ends in ``.npz`` or, named otherwise, is a zip archive (what numpy writes);
+    anything else is read as a profile (JSON)."""
+    if path.suffix == ".npz":
+        return True
+    with path.open("rb") as f:
+        return f.read(4) == b"PK\x03\x04"
+
+
+# What the base model reads. Adding "min_channel" (the darkest channel: coloured glyphs stay dark on
+# pale colour noise) changed zero-shot exact by -2 to +1.3 points per style and doubled the time,
+# so it is a site profile's choice, not the default.
+BASE_VIEWS = ("grayscale",)
+
+
+def base_profile(charset: str = "", min_len: int = 1, max_len: int = 12, case: str = "sensitive",
+                 name: str = "base") -> Profile:
+    """The bundled base model told what a site's answers look like (no training at all).
+
+    No steps: the colour image reaches the recogniser, which makes its grayscale ``views``.
+    """
+    return Profile(name, [], {"kind": "ctc", "model": BUILTIN_BASE, "views": list(BASE_VIEWS)},
+                   charset, min_len, max_len, case)
+
+
 def default_profile() -> Profile:
     """What solves a CAPTCHA when no profile is given: the bundled pretrained base model.
 
-    It reads many styles with no site training at all (measured: the demo site's 86%, against 8%
-    for preprocessing + Tesseract), and answers from it that a site accepts become the samples a
-    site model is trained on. Without the model file (a stripped install) the Tesseract pipeline.
+    It reads many styles with no site training at all (see docs/captcha.md, "Benchmark"), and
+    answers from it that a site accepts become the samples a site model is trained on. Without
+    the model file (a stripped install) the Tesseract pipeline.
     """
     if not BASE_MODEL.is_file():
         return Profile()
-    return Profile("base", [{"step": "grayscale"}], {"kind": "ctc", "model": BUILTIN_BASE})
+    return base_profile()
 
 
 def _check_recogniser(spec: Any, where: str) -> None:
@@ -138,6 +171,9 @@ def _check_recogniser(spec: Any, where: str) -> None:
         raise UserError(f"{where}: psm must be 6, 7, 8, 10 or 13")
     if kind in ("chars", "ctc") and not isinstance(spec.get("model"), str):
         raise UserError(f"{where}: kind {kind!r} needs a 'model' file path")
+    views = spec.get("views", ["grayscale"])
+    if kind == "ctc" and (not isinstance(views, list) or not views or any(v not in CTC_VIEWS for v in views)):
+        raise UserError(f"{where}: views must be a non-empty list of {', '.join(CTC_VIEWS)}")
     if kind == "vote":
         members = spec.get("members")
         if not isinstance(members, list) or not members:
@@ -161,12 +197,13 @@ def _build(spec: dict[str, Any], priors: Priors, base: Path) -> Recogniser:
     meta, arrays = read_model(path)
     if meta["kind"] != kind:
         raise UserError(f"{path}: holds a {meta['kind']!r} model, the profile says {kind!r}")
-    return model_recogniser(meta, arrays, priors)
+    return model_recogniser(meta, arrays, priors, tuple(spec.get("views", ("grayscale",))))
 
 
-def model_recogniser(meta: dict[str, Any], arrays: dict[str, np.ndarray], priors: Priors) -> Recogniser:
+def model_recogniser(meta: dict[str, Any], arrays: dict[str, np.ndarray], priors: Priors,
+                     views: tuple[str, ...] = ("grayscale",)) -> Recogniser:
     if meta["kind"] == "ctc":
-        return CtcRecogniser(priors, CtcNet.from_params(split_params(arrays), meta))
+        return CtcRecogniser(priors, CtcNet.from_params(split_params(arrays), meta), views=views)
     n = int(meta["layers"])
     weights = [arrays[f"mlp_w{i}"] for i in range(n)]
     mlp = Mlp(weights, [arrays[f"mlp_b{i}"] for i in range(n)], meta["classes"])

@@ -53,21 +53,48 @@ class Recogniser(Protocol):
     def recognise(self, gray: np.ndarray) -> tuple[str, float]: ...
 
 
+CASES = ("sensitive", "insensitive", "upper", "lower")
+
+
 @dataclass
 class Priors:
-    """What the site's answers look like; used to filter and to penalise impossible answers."""
+    """What the site's answers look like; used to filter and to penalise impossible answers.
+
+    ``case`` is a property of the site: ``sensitive`` (answers must match letter for letter),
+    ``insensitive`` (the site accepts any case), ``upper``/``lower`` (every answer is in that case,
+    so a recogniser's other-case reading is folded onto it).
+    """
 
     charset: str = ""
     min_len: int = 1
     max_len: int = 12
+    case: str = "sensitive"
 
     def clean(self, text: str) -> str:
         text = "".join(text.split())
+        if self.case == "upper" or (self.charset and self.charset.upper() == self.charset
+                                    and text.upper() != text and self.case != "insensitive"):
+            text = text.upper()
+        elif self.case == "lower":
+            text = text.lower()
         if self.charset:
-            if self.charset.upper() == self.charset and text.upper() != text:
-                text = text.upper()
-            text = "".join(c for c in text if c in self.charset)
+            ok = set(self.allowed())
+            text = "".join(c for c in text if c in ok)
         return text
+
+    def allowed(self) -> str:
+        """The characters an answer may hold (both cases of each on a case-insensitive site)."""
+        if self.case == "insensitive":
+            return "".join(sorted(set(self.charset) | set(self.charset.swapcase())))
+        return self.charset
+
+    def key(self, text: str) -> str:
+        """What the site compares: the text itself, or its case-folded form when case does not count."""
+        return text.casefold() if self.case == "insensitive" else text
+
+    def same(self, answer: str, label: str) -> bool:
+        """Would the site accept ``answer`` for a CAPTCHA whose label is ``label``?"""
+        return self.key(answer) == self.key(label)
 
     def plausibility(self, text: str) -> float:
         """1.0 for a possible answer, a strong penalty for a length the site never uses."""
@@ -190,18 +217,37 @@ class CharRecogniser:
         return text, conf * self.priors.plausibility(text)
 
 
+CTC_VIEWS = ("grayscale", "min_channel", "separate_background")  # steps a view may be
+
+
 @dataclass
 class CtcRecogniser:
-    """Whole-string CNN + CTC; needs no segmentation."""
+    """Whole-string CNN + CTC; needs no segmentation.
+
+    ``views``: preprocessing steps that each turn a colour image into one grayscale view (see
+    :mod:`browsercrawl.captcha.preprocess`); the network reads every view and the most confident
+    answer wins. Luminance alone loses glyphs whose colour is as light as the background (a
+    yellow on a light tint); the darkest channel keeps every saturated colour dark, so coloured
+    glyphs stand out from light, pale noise. A grayscale input has one view.
+    """
 
     priors: Priors
     net: CtcNet
     name: str = "ctc"
+    views: tuple[str, ...] = ("grayscale",)
 
     def recognise(self, gray: np.ndarray) -> tuple[str, float]:
-        gray = preprocess.grayscale(gray) if gray.ndim == 3 else gray
-        text, conf, _ = self.net.predict(self.net.input_for(gray), self.priors.charset)
-        return text, conf * self.priors.plausibility(text)
+        views = self.views if gray.ndim == 3 else ("grayscale",)
+        best = ("", -1.0)
+        for view in views:
+            g = preprocess.STEPS[view](gray) if gray.ndim == 3 else gray
+            text, conf, _ = self.net.predict(self.net.input_for(g), self.priors.allowed(),
+                                             self.priors.min_len, self.priors.max_len)
+            text = self.priors.clean(text) if self.priors.case in ("upper", "lower") else text
+            conf *= self.priors.plausibility(text)
+            if conf > best[1]:
+                best = (text, conf)
+        return best
 
 
 @dataclass

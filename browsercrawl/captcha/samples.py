@@ -81,6 +81,17 @@ def load_labelled_folder(directory: str | Path) -> list[tuple[Path, str]]:
     return sorted(out)
 
 
+def unlabelled_folder(directory: str | Path) -> list[Path]:
+    """Every image of a folder, labels or not (the images self-labelling reads)."""
+    d = Path(directory)
+    if not d.is_dir():
+        raise UserError(f"{d}: not a directory of CAPTCHA images")
+    found = [p for p in sorted(d.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES]
+    if not found:
+        raise UserError(f"{d}: no images (*.png/jpg/jpeg/gif)")
+    return found
+
+
 def unlabelled_images(directory: Path) -> list[Path]:
     """Images of a folder that ``labels.csv`` does not name yet (for ``captcha label``)."""
     d = Path(directory)

@@ -6,17 +6,21 @@ To stay general (and honest: the benchmark's generators must not leak into the b
 come from the system's fonts (``fonts_in``; Pillow's bundled font and the ``captcha`` package's
 DroidSansMono are excluded) and from randomised versions of the defences the literature lists:
 per-character rotation, scale and offset, overlap and squeezing, coloured or textured backgrounds,
-interference lines and curves, dots and speckle, wave and elastic warps, blur, JPEG artefacts,
-hollow glyphs and inverted colours. Every draw comes from the ``rng`` argument, so a seed
-reproduces a set exactly (given the same fonts).
+interference lines and curves, dots and speckle, colour noise (hue-scattered blocks and specks,
+coloured blobs and strokes over the text) with glyphs of every hue, hatched and gridded
+backgrounds, glyphs riding an arc or a wave, wave and elastic warps, blur, low resolution, JPEG
+artefacts, hollow and outlined glyphs and inverted colours. Every draw comes from the ``rng``
+argument, so a seed reproduces a set exactly (given the same fonts).
 """
 
 from __future__ import annotations
 
+import colorsys
 import io
 import math
 import random
 import string
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -67,12 +71,21 @@ def usable_chars(path: str, charset: str = BASE_CHARSET) -> str:
     return "".join(out) if len(distinct) > len(charset) // 2 else ""  # a symbol font: all alike
 
 
-def fonts_in(dirs: tuple[str, ...] = FONT_DIRS, min_chars: int = 20) -> list[Font]:
-    """Every .ttf/.otf under ``dirs`` that draws at least ``min_chars`` of the base charset."""
+def fonts_in(dirs: tuple[str, ...] = FONT_DIRS, min_chars: int = 20,
+             exclude: Collection[str] = ()) -> list[Font]:
+    """Every .ttf/.otf under ``dirs`` that draws at least ``min_chars`` of the base charset.
+
+    ``exclude``: font file names (no folder) to leave out, besides :data:`EXCLUDED_FONTS`; the
+    pretraining script passes the benchmark styles' fonts so those stay unseen.
+    """
     found = []
+    skip = {Path(x).name.lower() for x in exclude}
     for d in dirs:
         for p in sorted(Path(d).rglob("*")):
-            if p.suffix.lower() not in (".ttf", ".otf") or any(x in p.name.lower() for x in EXCLUDED_FONTS):
+            name = p.name.lower()
+            if p.suffix.lower() not in (".ttf", ".otf") or name in skip:
+                continue
+            if any(x in name for x in EXCLUDED_FONTS):
                 continue
             chars = usable_chars(str(p))
             if len(chars) >= min_chars:
@@ -98,24 +111,51 @@ def _colour(rng: random.Random, lo: int, hi: int) -> tuple[int, int, int]:
 def _background(rng: random.Random, w: int, h: int) -> tuple[Image.Image, int]:
     """A background and its rough brightness (text is drawn to contrast with it)."""
     kind = rng.random()
-    if kind < 0.45:
+    if kind < 0.35:
         c = _colour(rng, 200, 255)
         return Image.new("RGB", (w, h), c), sum(c) // 3
-    if kind < 0.6:
+    if kind < 0.47:
         a, b = np.array(_colour(rng, 170, 255)), np.array(_colour(rng, 170, 255))
         horizontal = rng.random() < 0.7
         t = np.linspace(0, 1, w)[None, :, None] if horizontal else np.linspace(0, 1, h)[:, None, None]
         arr = np.broadcast_to(a * (1 - t) + b * t, (h, w, 3)).astype(np.uint8)
         return Image.fromarray(arr), int((a.mean() + b.mean()) // 2)
-    if kind < 0.75:  # blotchy texture: low-resolution noise scaled up
+    if kind < 0.59:  # blotchy texture: low-resolution noise scaled up
         lo = rng.randint(150, 220)
         g = np.random.default_rng(rng.getrandbits(32))
         small = g.integers(lo, 256, (max(2, h // 8), max(2, w // 8), 3))
         arr = cv2.resize(small.astype(np.uint8), (w, h), interpolation=cv2.INTER_CUBIC)
         return Image.fromarray(arr), int(arr.mean())
-    if kind < 0.85:  # mid or saturated colour
+    if kind < 0.71:  # colour noise: blocks of random hue around a light tint, plus coloured specks
+        g = np.random.default_rng(rng.getrandbits(32))
+        cell = rng.choice((1, 2, 3, 4))
+        tint = np.array(_colour(rng, 140, 235), np.float32)
+        small = tint + g.normal(0, rng.uniform(10, 30), (h // cell + 1, w // cell + 1, 3))
+        arr = np.clip(np.kron(small, np.ones((cell, cell, 1)))[:h, :w], 0, 255).astype(np.uint8)
+        img = Image.fromarray(arr)
+        d = ImageDraw.Draw(img)
+        for _ in range(int(w * h * rng.uniform(0, 0.05))):
+            d.point((rng.randrange(w), rng.randrange(h)), fill=_vivid(rng))
+        return img, int(arr.mean())
+    if kind < 0.8:  # mid or saturated colour
         c = _colour(rng, 90, 255)
         return Image.new("RGB", (w, h), c), sum(c) // 3
+    if kind < 0.9:  # a pattern: hatching, a grid, or both, in a tone near the background
+        c = _colour(rng, 215, 255)
+        img = Image.new("RGB", (w, h), c)
+        d = ImageDraw.Draw(img)
+        tone = tuple(max(0, v - rng.randint(30, 110)) for v in c)
+        if rng.random() < 0.6:
+            step, slope = rng.randint(4, 10), rng.choice((-1, 1))
+            for x in range(-h, w + h, step):
+                d.line([(x, 0), (x + slope * h, h)], fill=tone, width=1)
+        if rng.random() < 0.6:
+            sx, sy = rng.randint(6, 20), rng.randint(6, 20)
+            for x in range(rng.randint(0, sx), w, sx):
+                d.line([(x, 0), (x, h)], fill=tone, width=1)
+            for y in range(rng.randint(0, sy), h, sy):
+                d.line([(0, y), (w, y)], fill=tone, width=1)
+        return img, sum(c) // 3 - 15
     c = _colour(rng, 225, 255)  # light, with faint shapes
     img = Image.new("RGB", (w, h), c)
     d = ImageDraw.Draw(img)
@@ -123,6 +163,12 @@ def _background(rng: random.Random, w: int, h: int) -> tuple[Image.Image, int]:
         x, y, r = rng.randint(0, w), rng.randint(0, h), rng.randint(3, h)
         d.ellipse((x - r, y - r, x + r, y + r), fill=_colour(rng, 185, 250))
     return img, sum(c) // 3
+
+
+def _vivid(rng: random.Random) -> tuple[int, int, int]:
+    """A saturated colour of random hue and brightness (colour noise, many-coloured text)."""
+    r, g, b = colorsys.hsv_to_rgb(rng.random(), rng.uniform(0.6, 1.0), rng.uniform(0.35, 0.95))
+    return int(r * 255), int(g * 255), int(b * 255)
 
 
 def _ink(rng: random.Random, bg: int) -> tuple[int, int, int]:
@@ -141,10 +187,11 @@ def _tile(ch: str, font: ImageFont.FreeTypeFont, colour, rng: random.Random) -> 
     tile = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
     style = rng.random()
-    if style < 0.06:  # hollow
-        draw.text((pad - left, pad - top), ch, font=font, fill=(0, 0, 0, 0), stroke_width=1,
+    if style < 0.14:  # hollow: an outline, the inside transparent or a flat other colour
+        inside = (0, 0, 0, 0) if rng.random() < 0.5 else (*_colour(rng, 200, 255), 255)
+        draw.text((pad - left, pad - top), ch, font=font, fill=inside, stroke_width=rng.choice((1, 1, 2)),
                   stroke_fill=(*colour, 255))
-    elif style < 0.2:  # bolder
+    elif style < 0.26:  # bolder
         draw.text((pad - left, pad - top), ch, font=font, fill=(*colour, 255), stroke_width=1,
                   stroke_fill=(*colour, 255))
     else:
@@ -229,9 +276,14 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
         _lines(img, rng, bg, [_ink(rng, bg)])  # lines under the text as well as over it
     size = max(8, int(glyph_h))
     pil_font = _truetype(font.path, size)
-    one_colour = rng.random() < 0.5
+    palette = rng.random()
     base = _ink(rng, bg)
-    colours = [base if one_colour else _ink(rng, bg) for _ in text]
+    if palette < 0.45:
+        colours = [base for _ in text]
+    elif palette < 0.75:
+        colours = [_ink(rng, bg) for _ in text]
+    else:  # many-coloured glyphs, often no darker than the colour noise around them
+        colours = [_vivid(rng) for _ in text]
     tiles = [_tile(c, pil_font, col, rng) for c, col in zip(text, colours, strict=True)]
     gap = rng.uniform(-0.3, 0.25) * size
     total = sum(t.width for t in tiles) + gap * (len(tiles) - 1)
@@ -245,11 +297,25 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
         total = sum(t.width for t in tiles) + gap * (len(tiles) - 1)
     x = max(0.0, (w - total) / 2 + rng.uniform(-margin, margin) / 2)
     jitter = rng.choice((0.0, 0.1, 0.25, 0.4))
-    for t in tiles:
+    # sometimes the glyphs ride a curve (an arc or a wave) instead of a straight line
+    curve = rng.choice((0.0, 0.0, 0.0, rng.uniform(0.1, 0.3)))
+    phase, periods = rng.uniform(0, 6.3), rng.choice((0.5, 1.0))
+    for i, t in enumerate(tiles):
         room = max(0, h - t.height)
-        y = int(room / 2 + rng.uniform(-jitter, jitter) * room)
-        img.paste(t, (int(x), min(max(0, y), room)), t)
+        y = room / 2 + rng.uniform(-jitter, jitter) * room
+        if curve:
+            y += curve * h * math.sin(phase + 2 * math.pi * periods * i / max(1, len(tiles) - 1))
+        img.paste(t, (int(x), min(max(0, int(y)), room)), t)
         x += t.width + gap
+    if rng.random() < 0.15:  # coloured blobs and short strokes over the text
+        d = ImageDraw.Draw(img)
+        for _ in range(rng.randint(2, 8)):
+            cx, cy, r = rng.randrange(w), rng.randrange(h), rng.randint(2, max(3, h // 6))
+            if rng.random() < 0.5:
+                d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_vivid(rng))
+            else:
+                d.line([(cx, cy), (cx + rng.randint(-w // 6, w // 6), cy + rng.randint(-h // 4, h // 4))],
+                       fill=_vivid(rng), width=rng.randint(1, 3))
     _lines(img, rng, bg, colours)
     _dots(img, rng, bg)
     arr = np.asarray(img)[:, :, ::-1].copy()  # RGB -> BGR, like decode_image
@@ -260,6 +326,10 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
     if rng.random() < 0.15:
         noise = np.random.default_rng(rng.getrandbits(32)).normal(0, rng.uniform(5, 25), arr.shape)
         arr = np.clip(arr + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.1:  # low resolution: shrink and blow up again
+        f = rng.uniform(0.4, 0.7)
+        small = cv2.resize(arr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        arr = cv2.resize(small, (arr.shape[1], arr.shape[0]), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.25:
         arr = _jpeg(arr, rng.randint(25, 90))
     if rng.random() < 0.08:

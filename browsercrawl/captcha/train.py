@@ -8,6 +8,7 @@ vote of the trained ones) on a training split, scores each on a held-back split,
 from __future__ import annotations
 
 import importlib.util
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ CHAR_VARIANTS: list[tuple[str, list[dict[str, Any]], str]] = [
 CTC_STEPS: list[dict[str, Any]] = [{"step": "grayscale"}]
 SCRATCH_LR = 3e-3
 FINE_TUNE_LR = 2e-3
+DEFAULT_CTC_STEPS = 800
 
 
 def torch_available() -> bool:
@@ -74,37 +76,68 @@ def load_samples(pairs: list[tuple[Path, str]]) -> Samples:
     return out
 
 
-def infer_priors(labels: list[str]) -> Priors:
-    """Charset and length range of the labels (what the site's answers look like)."""
+def infer_case(labels: list[str]) -> str:
+    """``upper``/``lower`` when every letter of the labels is in that case, else ``sensitive``.
+
+    A site that accepts any case cannot be told from its labels: say ``--case insensitive``.
+    """
+    letters = [c for c in "".join(labels) if c.isalpha() and c.upper() != c.lower()]
+    if letters and all(c.isupper() for c in letters):
+        return "upper"
+    if letters and all(c.islower() for c in letters):
+        return "lower"
+    return "sensitive"
+
+
+def infer_priors(labels: list[str], case: str | None = None) -> Priors:
+    """Charset, length range and case rule of the labels (what the site's answers look like)."""
     chars = sorted(set("".join(labels)))
-    return Priors("".join(chars), min(map(len, labels)), max(map(len, labels)))
+    return Priors("".join(chars), min(map(len, labels)), max(map(len, labels)), case or infer_case(labels))
 
 
 @dataclass
 class Score:
+    """``exact`` and ``per_char`` follow the site's case rule (what the site would accept);
+    ``exact_cased`` compares letter for letter, ``exact_ignoring_case`` ignores case."""
+
     exact: float
     per_char: float
     ms_per_image: float
     n: int
+    exact_cased: float = 0.0
+    exact_ignoring_case: float = 0.0
+    case: str = "sensitive"
 
-    def as_dict(self) -> dict[str, float]:
-        return {"exact": round(self.exact, 4), "per_char": round(self.per_char, 4),
-                "ms_per_image": round(self.ms_per_image, 2), "n": self.n}
+    def as_dict(self) -> dict[str, Any]:
+        return {"exact": round(self.exact, 4), "exact_cased": round(self.exact_cased, 4),
+                "exact_ignoring_case": round(self.exact_ignoring_case, 4),
+                "per_char": round(self.per_char, 4), "ms_per_image": round(self.ms_per_image, 2),
+                "n": self.n, "case": self.case}
 
 
-def evaluate(rec: Recogniser, steps: list[dict[str, Any]], samples: Samples) -> Score:
-    """Exact-match rate, per-character accuracy (1 - edit distance / label length), ms per image."""
-    exact, char_ok, char_total = 0, 0.0, 0
+def evaluate(rec: Recogniser, steps: list[dict[str, Any]], samples: Samples,
+             priors: Priors | None = None) -> Score:
+    """Exact-match rates, per-character accuracy (1 - edit distance / label length), ms per image.
+
+    ``priors.case`` is the site's case rule: on a case-insensitive site an answer in the other
+    case is right, and ``exact``/``per_char`` count it so.
+    """
+    rule = priors or Priors()
+    exact = cased = folded = 0
+    char_ok, char_total = 0.0, 0
     t0 = time.perf_counter()
     for img, label in samples:
         with single_threaded():
             text, _ = rec.recognise(preprocess.apply(img, steps))
-        exact += text == label
-        char_ok += max(0, len(label) - Levenshtein.distance(text, label))
+        exact += rule.same(text, label)
+        cased += text == label
+        folded += text.casefold() == label.casefold()
+        a, b = rule.key(text), rule.key(label)
+        char_ok += max(0, len(b) - Levenshtein.distance(a, b))
         char_total += len(label)
     ms = (time.perf_counter() - t0) * 1000 / max(1, len(samples))
     n = max(1, len(samples))
-    return Score(exact / n, char_ok / max(1, char_total), ms, len(samples))
+    return Score(exact / n, char_ok / max(1, char_total), ms, len(samples), cased / n, folded / n, rule.case)
 
 
 def train_chars(
@@ -160,27 +193,81 @@ def load_start(start: StartFrom) -> tuple[dict[str, np.ndarray], str, ctc.Arch] 
     return ctc.split_params(arrays), meta["charset"], ctc.Arch.from_json(meta["arch"])
 
 
+def checkpoint_path(out: Path) -> Path:
+    """Where an unfinished ``captcha train`` keeps its state (next to the model it will write)."""
+    return out.with_name(out.name + ".ckpt")
+
+
+def held_back(n: int, fraction: float) -> int:
+    """How many labelled images early stopping watches: none below 20, else 10 to 100."""
+    return 0 if n < 20 or fraction <= 0 else min(100, max(10, round(n * fraction)))
+
+
 def train_ctc_model(
-    samples: Samples, steps: list[dict[str, Any]], priors: Priors, budget_s: float, log: Log | None,
-    seed: int = 0, max_steps: int = 2500, start: StartFrom = "base", threads: int | None = None,
-) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    samples: Samples, steps: list[dict[str, Any]], priors: Priors, budget_s: float | None, log: Log | None,
+    seed: int = 0, max_steps: int = DEFAULT_CTC_STEPS, start: StartFrom = "base", threads: int | None = None,
+    holdout: float = 0.1, checkpoint: Path | None = None, resume: bool = False,
+    self_labelled: Samples = (),
+) -> tuple[dict[str, Any], dict[str, np.ndarray], Any]:
     """Whole-string CTC network on the images after ``steps`` (trained with PyTorch).
 
+    ``max_steps`` batches at most; a held-back part of the samples (:func:`held_back`) decides
+    when to stop early and which weights to keep. ``budget_s`` is the wall-clock safety net.
     Fine-tuning a pretrained model needs a gentler learning rate than training from scratch: the
     features are already right, only the head (and a little of the rest) has to move.
+    ``self_labelled`` samples are trained on but never held back: early stopping judges against
+    labels a person gave. Returns the model's meta and arrays and the run's
+    :class:`ctc_train.TrainReport`.
     """
+    from browsercrawl.captcha import ctc_train
+
+    n_labelled = len(samples)
+    samples = list(samples) + list(self_labelled)
     grays = [preprocess.apply(img, steps) for img, _ in samples]
     grays = [preprocess.grayscale(g) if g.ndim == 3 else g for g in grays]
     aspect = float(np.median([g.shape[1] / g.shape[0] for g in grays]))
     width = ctc.input_width(aspect)
     init = load_start(start)
     arch = init[2] if init else ctc.DEFAULT_ARCH
-    plan = ctc.TrainPlan(max_steps=max_steps, budget_s=budget_s, seed=seed,
-                         peak_lr=FINE_TUNE_LR if init else SCRATCH_LR,
-                         threads=threads or ctc.default_threads())
-    net = ctc.train_torch([ctc.to_input(g, width) for g in grays], [lab for _, lab in samples],
-                          priors.charset, plan, arch=arch, init=init[:2] if init else None, log=log)
-    return ctc.model_meta(priors.charset, width, arch), ctc.params_of(net)
+    inputs = [ctc.to_input(g, width) for g in grays]
+    labels = [lab for _, lab in samples]
+    k = held_back(n_labelled, holdout)
+    order = np.random.default_rng(seed).permutation(n_labelled)
+    fit = np.concatenate([order[: n_labelled - k], np.arange(n_labelled, len(samples))]).astype(int)
+    watch = order[n_labelled - k :]
+    if log and k:
+        log(f"training on {len(fit)} images, {k} held back to decide when to stop")
+    # fine-tuning: the first two conv blocks stay as pretrained and the augmentation is stronger
+    # (measured on a 500-image style: same held-back accuracy, steps 30 % cheaper)
+    plan = ctc_train.TrainPlan(max_steps=max_steps, max_seconds=budget_s, seed=seed,
+                               peak_lr=FINE_TUNE_LR if init else SCRATCH_LR, threads=threads,
+                               checkpoint=checkpoint, freeze=2 if init else 0, strong_augment=bool(init),
+                               patience=3)
+    held = ([inputs[i] for i in watch], [labels[i] for i in watch]) if k else None
+    net, report = ctc_train.train_net([inputs[i] for i in fit], [labels[i] for i in fit], priors.charset,
+                                      plan, arch=arch, init=init[:2] if init else None, held=held,
+                                      same=priors.same, log=log, resume=resume)
+    return ctc.model_meta(priors.charset, width, arch), ctc_train.params_of(net), report
+
+
+def self_label(meta: dict[str, Any], arrays: dict[str, np.ndarray], priors: Priors,
+               steps: list[dict[str, Any]], images: list[np.ndarray],
+               min_confidence: float) -> Samples:
+    """Unlabelled images the model reads with at least ``min_confidence``, labelled with its answer.
+
+    Only answers of a length the site uses count. These join the labelled images for another
+    round of training (self-training): a sure answer is right far more often than the model's
+    average one, and each is another example of the style; the held-back split stays labelled
+    by a person, so early stopping still judges against the truth.
+    """
+    rec = model_recogniser(meta, arrays, priors)
+    out = []
+    for img in images:
+        with single_threaded():
+            text, conf = rec.recognise(preprocess.apply(img, steps))
+        if conf >= min_confidence and text and priors.min_len <= len(text) <= priors.max_len:
+            out.append((img, text))
+    return out
 
 
 def split(samples: Samples, holdout: float, seed: int = 0) -> tuple[Samples, Samples]:
@@ -193,20 +280,49 @@ def split(samples: Samples, holdout: float, seed: int = 0) -> tuple[Samples, Sam
 
 
 def _profile(name: str, steps, recogniser, priors: Priors) -> Profile:
-    return Profile(name, [dict(s) for s in steps], recogniser, priors.charset, priors.min_len, priors.max_len)
+    return Profile(name, [dict(s) for s in steps], recogniser, priors.charset, priors.min_len, priors.max_len,
+                   priors.case)
 
 
 def train_to_file(
-    samples: Samples, out: Path, kind: str, budget_s: float, log: Log | None,
+    samples: Samples, out: Path, kind: str, budget_s: float | None, log: Log | None,
     steps: list[dict[str, Any]] | None = None, segmentation: str = "components", name: str | None = None,
-    max_steps: int = 2500, start: StartFrom = "base", threads: int | None = None,
+    max_steps: int = DEFAULT_CTC_STEPS, start: StartFrom = "base", threads: int | None = None, *,
+    case: str | None = None, holdout: float = 0.1, resume: bool = False,
+    unlabelled: list[np.ndarray] | None = None, min_confidence: float = 0.9,
 ) -> Profile:
-    """``captcha train``: one model of ``kind`` (ctc / chars) on all samples, written to ``out``."""
-    priors = infer_priors([lab for _, lab in samples])
+    """``captcha train``: one model of ``kind`` (ctc / chars) on all samples, written to ``out``.
+
+    ctc: ``budget_s`` is the wall-clock safety net; a run it cuts short says so on the log (steps
+    done, held-back accuracy), still writes the best model so far and keeps a checkpoint next to
+    ``out`` that ``resume`` continues. ``unlabelled`` images are self-labelled by the trained model
+    (answers at least ``min_confidence`` sure) and a second round trains on both.
+    """
+    priors = infer_priors([lab for _, lab in samples], case)
     if kind == "ctc":
         steps = steps or CTC_STEPS
-        meta, arrays = train_ctc_model(samples, steps, priors, budget_s, log, max_steps=max_steps,
-                                       start=start, threads=threads)
+        meta, arrays, report = train_ctc_model(samples, steps, priors, budget_s, log, max_steps=max_steps,
+                                               start=start, threads=threads, holdout=holdout,
+                                               checkpoint=checkpoint_path(out), resume=resume)
+        _warn_if_cut(report, log, out)
+        if unlabelled and report.stopped_by != "wall-clock cap":
+            extra = self_label(meta, arrays, priors, steps, unlabelled, min_confidence)
+            if log:
+                log(f"self-labelled {len(extra)} of {len(unlabelled)} unlabelled images "
+                    f"(confidence >= {min_confidence:g}); training again on {len(samples) + len(extra)}")
+            if extra:
+                tmp = out.with_name(out.name + ".round1")
+                write_model(tmp, meta, arrays)
+                try:
+                    meta, arrays, report = train_ctc_model(
+                        samples, steps, priors, budget_s, log, max_steps=max(50, max_steps // 2),
+                        start=tmp, threads=threads, holdout=holdout, checkpoint=checkpoint_path(out),
+                        self_labelled=extra)
+                finally:
+                    tmp.unlink(missing_ok=True)
+                _warn_if_cut(report, log, out)
+        meta["training"] = {"steps": report.steps, "planned": report.planned, "stopped_by": report.stopped_by,
+                            "held_exact": report.held_exact, "seconds": round(report.seconds, 1)}
     else:
         steps = steps or CHAR_VARIANTS[0][1]
         meta, arrays = train_chars(samples, steps, segmentation, priors)
@@ -217,19 +333,31 @@ def train_to_file(
     return prof
 
 
+def _warn_if_cut(report, log: Log | None, out: Path) -> None:
+    """Say loudly when the wall-clock cap, not the training, ended the run."""
+    if report.stopped_by != "wall-clock cap":
+        return
+    held = "" if report.held_exact is None else f"; held-back exact {report.held_exact:.1%}"
+    msg = (f"WARNING: training was cut by the wall-clock cap (--budget) after {report.steps} of "
+           f"{report.planned} planned steps ({report.step_ms:.0f} ms/step: the machine is busy){held}. "
+           f"The best model so far is written; run the same command with --resume to continue "
+           f"from {checkpoint_path(out)}.")
+    (log or (lambda m: print(m, file=sys.stderr)))(msg)
+
+
 def tune(
-    samples: Samples, out_dir: Path, name: str, holdout: float = 0.2, ctc_budget_s: float = 270.0,
-    use_ctc: bool | None = None, log: Log = print, max_steps: int = 2500, start: StartFrom = "base",
-    threads: int | None = None,
+    samples: Samples, out_dir: Path, name: str, holdout: float = 0.2, ctc_budget_s: float | None = 3600.0,
+    use_ctc: bool | None = None, log: Log = print, max_steps: int = DEFAULT_CTC_STEPS,
+    start: StartFrom = "base", threads: int | None = None, case: str | None = None,
 ) -> tuple[Profile, list[tuple[str, Score]]]:
     """Try pipelines on a training split, score on the held-back split, write the best profile."""
     train, held = split(samples, holdout)
-    priors = infer_priors([lab for _, lab in samples])
+    priors = infer_priors([lab for _, lab in samples], case)
     results: list[tuple[str, Score, Profile, Recogniser]] = []
     quick = held[:60]  # Tesseract is slow; its variants are ranked on a subset
 
     def record(label: str, prof: Profile, rec: Recogniser, subset: Samples) -> None:
-        s = evaluate(rec, prof.steps, subset)
+        s = evaluate(rec, prof.steps, subset, prof.priors)
         log(f"  {label:<28} exact {s.exact:6.1%}  per-char {s.per_char:6.1%}  {s.ms_per_image:7.1f} ms")
         results.append((label, s, prof, rec))
 
@@ -252,9 +380,10 @@ def tune(
     if use_ctc is None:
         use_ctc = torch_available()
     if use_ctc:
-        log(f"  training the CTC network ({max_steps} steps, at most {ctc_budget_s:.0f} s)...")
-        meta, arrays = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None, max_steps=max_steps,
-                                       start=start, threads=threads)
+        log(f"  training the CTC network (at most {max_steps} steps)...")
+        meta, arrays, report = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None,
+                                               max_steps=max_steps, start=start, threads=threads)
+        _warn_if_cut(report, log, out_dir / f"{name}-ctc.npz")
         rec = model_recogniser(meta, arrays, priors)
         prof = _profile(name, CTC_STEPS, {"kind": "ctc", "model": f"{name}-ctc.npz"}, priors)
         record("ctc", prof, rec, held)
