@@ -1,13 +1,16 @@
 """The ``browsercrawl`` command: a root group whose subcommands live beside the code they drive.
 
 Subcommands are imported lazily (see ``_SUBCOMMANDS``) so ``browsercrawl stats`` does not pay for
-OpenCV or Playwright imports, and so each part of the package owns its own CLI module.
+OpenCV or Playwright imports, and so each part of the package owns its own CLI module. Other
+distributions add commands through the ``browsercrawl.commands`` entry-point group (the demo site
+adds ``browsercrawl demo`` that way; the product never imports it).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from importlib.metadata import entry_points
 
 import click
 
@@ -15,27 +18,32 @@ from browsercrawl.errors import EXIT_INTERRUPTED, UserError
 
 # name -> "module:attribute" of a click command or group. Each part of the package adds its line.
 _SUBCOMMANDS: dict[str, str] = {
-    "crawl": "browsercrawl.engine.cli:crawl",
+    "crawl": "browsercrawl.commands.crawl:crawl",
     "urls": "browsercrawl.induction.cli:urls",
     "wrapper": "browsercrawl.induction.cli:wrapper",
-    "induce": "browsercrawl.induction.induce:induce_cmd",
+    "induce": "browsercrawl.commands.induce:induce_cmd",
     "captcha": "browsercrawl.captcha.cli:captcha",
-    "export": "browsercrawl.storage.cli:export",
-    "stats": "browsercrawl.storage.cli:stats",
-    "demo": "browsercrawl.demo.cli:demo",
-    "recrawl": "browsercrawl.social.cli:recrawl",
+    "export": "browsercrawl.commands.data:export",
+    "stats": "browsercrawl.commands.data:stats",
+    "status": "browsercrawl.commands.status:status",
+    "recrawl": "browsercrawl.commands.recrawl:recrawl_cmd",
     "login": "browsercrawl.session.cli:login",
 }
+
+
+def _plugin_commands() -> dict[str, str]:
+    """Commands other installed distributions add (``browsercrawl.commands`` entry points)."""
+    return {ep.name: ep.value for ep in entry_points(group="browsercrawl.commands")}
 
 
 class _LazyGroup(click.Group):
     """A click group that imports a subcommand's module only when that subcommand runs."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(_SUBCOMMANDS)
+        return sorted({**_plugin_commands(), **_SUBCOMMANDS})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = _SUBCOMMANDS.get(cmd_name)
+        target = _SUBCOMMANDS.get(cmd_name) or _plugin_commands().get(cmd_name)
         if target is None:
             return None
         module_name, attr = target.split(":")

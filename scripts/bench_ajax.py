@@ -28,14 +28,17 @@ import lxml.html
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from browsercrawl.ajax.adaptive import AdaptiveRouter  # noqa: E402
-from browsercrawl.ajax.plugin import ajax_part  # noqa: E402
+from browsercrawl_demo.app import DemoSite, run_demo_site  # noqa: E402
+from browsercrawl_demo.config import DemoConfig  # noqa: E402
+from browsercrawl_demo.jobs import DEMO_AJAX  # noqa: E402
+from browsercrawl_demo.login import login_storage_state, state_context_factory  # noqa: E402
+
+from browsercrawl.assemble import build_parts  # noqa: E402
 from browsercrawl.config import parse_job  # noqa: E402
-from browsercrawl.demo.app import DemoSite, run_demo_site  # noqa: E402
-from browsercrawl.demo.config import DemoConfig  # noqa: E402
-from browsercrawl.engine.crawler import Crawler, CrawlOptions  # noqa: E402
-from tests.helpers_demo_login import login_storage_state, state_context_factory  # noqa: E402
-from tests.test_ajax_demo import DEMO_AJAX  # noqa: E402
+from browsercrawl.engine.crawler import Crawler  # noqa: E402
+from browsercrawl.engine.options import CrawlOptions  # noqa: E402
+from browsercrawl.engine.parts import SimplePart  # noqa: E402
+from browsercrawl.engine.router import AdaptiveRouter  # noqa: E402
 
 
 def url_set(
@@ -106,21 +109,11 @@ class StaticOnly(AdaptiveRouter):
 
 
 class StaticCrawler(Crawler):
-    """Loads the login cookies before the first HTTP fetch (the engine's periodic cookie sync lets
-    the other workers' first requests go out before the first sync has finished)."""
+    """The static-only column: a page that shows a load-more control is kept as fetched over HTTP
+    instead of being sent to the browser."""
 
-    _primed = False
-    _lock: asyncio.Lock | None = None
-
-    async def _fetch_http(self, req: Any, early: Any = None) -> Any:
-        if not self._primed:
-            self._lock = self._lock or asyncio.Lock()
-            async with self._lock:
-                if not self._primed:
-                    assert self.http is not None and self.browser_fetcher is not None
-                    self.http.set_cookies(await self.browser_fetcher.cookies())
-                    self._primed = True
-        return await super()._fetch_http(req, early)
+    def render_shape(self, url: str) -> bool:
+        return False
 
 
 async def crawl(site: DemoSite, state: Path, db: Path, seeds: list[str], mode: str, concurrency: int) -> Any:
@@ -133,15 +126,13 @@ async def crawl(site: DemoSite, state: Path, db: Path, seeds: list[str], mode: s
         "ajax": DEMO_AJAX,
     }
     job = parse_job(data, db.parent / "job.toml")
-    part = ajax_part(job)
-    assert part is not None
+    options = CrawlOptions(quiet=True, fresh=True)
+    login = SimplePart("demo-login", context_factory=state_context_factory(state))
+    parts = [*build_parts(job, options), login]
     cls = StaticCrawler if mode == "http" else Crawler
-    crawler = cls(job, CrawlOptions(quiet=True, fresh=True), hooks=[part.hook], tables=part.tables,
-                      context_factory=state_context_factory(state, lambda: crawler.browser_fetcher.browser))
+    crawler = cls(job, options, parts)
     if mode == "http":
         crawler.router = StaticOnly()
-    else:
-        part.bind(crawler)
     t0 = time.monotonic()
     summary = await crawler.run()
     return summary, time.monotonic() - t0

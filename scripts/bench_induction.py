@@ -237,16 +237,18 @@ def bench_demo(members: int, threads: int, precrawl_pages: int) -> None:
     import json
     import tempfile
 
+    from browsercrawl_demo.app import demo_site_in_thread
+    from browsercrawl_demo.config import DemoConfig
+    from browsercrawl_demo.content import SITE_EPOCH
+    from browsercrawl_demo.expected import score_records
+    from browsercrawl_demo.jobs import induction_job
+    from browsercrawl_demo.login import login_storage_state
+    from browsercrawl_demo.truth import build_truth
+
+    from browsercrawl.commands.crawl import run_crawl
+    from browsercrawl.commands.induce import induce_job
     from browsercrawl.config import load_job
-    from browsercrawl.demo.app import demo_site_in_thread
-    from browsercrawl.demo.config import DemoConfig
-    from browsercrawl.demo.content import SITE_EPOCH
-    from browsercrawl.demo.truth import build_truth
-    from browsercrawl.engine.cli import run_crawl
-    from browsercrawl.engine.crawler import CrawlOptions
-    from browsercrawl.induction.induce import run_induce
-    from tests.helpers_demo_login import login_storage_state
-    from tests.helpers_induction_demo import score_database, write_job
+    from browsercrawl.engine.options import CrawlOptions
 
     with tempfile.TemporaryDirectory() as tmp, demo_site_in_thread(
         DemoConfig(port=0, seed=3, members=members, threads=threads)
@@ -254,13 +256,13 @@ def bench_demo(members: int, threads: int, precrawl_pages: int) -> None:
         folder = Path(tmp)
         truth = build_truth(site.state.content, SITE_EPOCH)
         asyncio.run(login_storage_state(site, folder / "state.json"))
-        job_path = write_job(folder, site, truth, precrawl_pages=precrawl_pages)
+        job_path = induction_job(folder, site.url, truth, precrawl_pages=precrawl_pages)
         t0 = time.perf_counter()
-        outcome = asyncio.run(run_induce(load_job(job_path), CrawlOptions(quiet=True), job_path=job_path))
+        outcome = asyncio.run(induce_job(load_job(job_path), CrawlOptions(quiet=True), job_path=job_path))
         t1 = time.perf_counter()
         summary = run_crawl(str(job_path), CrawlOptions(quiet=True, fresh=True))
         t2 = time.perf_counter()
-        scores = score_database(folder / "demo.db", outcome.profile, site, truth).as_dict()
+        scores = score_records(folder / "demo.db", site.url, truth, outcome.profile).as_dict()
     print(
         f"demo site: {members} members, {threads} threads; induce {t1 - t0:.1f} s "
         f"({len(outcome.precrawl.pages)} pre-crawl pages); supervised crawl {t2 - t1:.1f} s "

@@ -24,35 +24,35 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from browsercrawl_demo.app import run_demo_site
+from browsercrawl_demo.config import DemoConfig
+from browsercrawl_demo.social_job import CookieHook, demo_job, demo_login_cookies, found_vs_expected
+from browsercrawl_demo.truth import build_truth
+
+from browsercrawl.assemble import build_parts
+from browsercrawl.commands.recrawl import recrawl_job
 from browsercrawl.config import parse_job
-from browsercrawl.demo.app import run_demo_site
-from browsercrawl.demo.config import DemoConfig
-from browsercrawl.demo.truth import build_truth
-from browsercrawl.engine.assemble import assemble_crawler
-from browsercrawl.engine.crawler import CrawlOptions
-from browsercrawl.social.demo import CookieHook, demo_job, demo_login_cookies, found_vs_expected
-from browsercrawl.social.recrawl import recrawl
+from browsercrawl.engine.browser import open_browser
+from browsercrawl.engine.crawler import Crawler
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.parts import SimplePart
 
 
 async def bench(args: argparse.Namespace, work: Path) -> dict:
-    from playwright.async_api import async_playwright
-
-    from browsercrawl.session.browser import LaunchOptions, launch_chromium
-
     async with run_demo_site(DemoConfig(seed=args.seed, port=0, members=args.members)) as site:
         names = [m.name for m in site.state.content.members]
-        async with async_playwright() as pw:
-            browser = await launch_chromium(pw, LaunchOptions())
+        async with open_browser() as browser:
             cookies = await demo_login_cookies(browser, site, names[0])
-            await browser.close()
         seeds = [names[1]]
 
         def job(db: Path):
             return parse_job(demo_job(site.url, db, [f"/u/{s}" for s in seeds]), work / "job.toml")
 
         t0 = time.monotonic()
-        crawler = assemble_crawler(job(work / "crawl.db"), CrawlOptions(quiet=True))
-        crawler.hooks.insert(0, CookieHook(cookies))
+        options = CrawlOptions(quiet=True)
+        first = job(work / "crawl.db")
+        cookie_part = SimplePart(hooks=[CookieHook(cookies)])
+        crawler = Crawler(first, options, [cookie_part, *build_parts(first, options)])
         summary = await crawler.run()
         truth = build_truth(site.state.content, site.clock.now())
         traversal = found_vs_expected(work / "crawl.db", truth, seeds)
@@ -68,7 +68,7 @@ async def bench(args: argparse.Namespace, work: Path) -> dict:
             site.clock.advance(args.advance_hours * 3600)
             line = {"round": r, "site_time": site.clock.now().isoformat()}
             for strategy, db in dbs.items():
-                s = await recrawl(job(db), args.budget, strategy, seed=args.seed * 1000 + r,  # type: ignore[arg-type]
+                s = await recrawl_job(job(db), args.budget, strategy, seed=args.seed * 1000 + r,  # type: ignore[arg-type]
                                   extra_hooks=[CookieHook(cookies)])
                 totals[strategy]["revisited"] += s.revisited
                 totals[strategy]["changed"] += s.changed

@@ -10,6 +10,8 @@ command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 [ -e /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || [ -e /usr/share/tesseract-ocr/4.00/tessdata/eng.traineddata ] || need+=(tesseract-ocr-eng)
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+# PostgreSQL: the shared store of distributed crawls; the tests start throwaway clusters with it.
+command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]}"
     SUDO=""
@@ -23,9 +25,9 @@ if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"
     "$PY" -m venv .venv
 fi
-# Reinstall only when pyproject.toml changed since the last successful install.
+# Reinstall only when a pyproject.toml changed since the last successful install.
 stamp=.venv/.browsercrawl-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ demo/pyproject.toml -nt "$stamp" ]; then
     echo "setup: installing browsercrawl and its test dependencies into .venv"
     .venv/bin/pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
     # PyTorch trains the CAPTCHA network (the captcha-train extra). An exact version, installed
@@ -33,6 +35,8 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     # fetch the newest CUDA build (gigabytes) from PyPI.
     .venv/bin/pip install -q 'torch==2.13.0' 2>&1 | grep -v "^WARNING: Location" || true
     .venv/bin/pip install -q -e '.[test,captcha-train]' 2>&1 | grep -v "^WARNING: Location" || true
-    .venv/bin/python -c "import browsercrawl, playwright, cv2, pytesseract, rbloom, torch"
+    # The demo community site is a distribution of its own (the product never imports it).
+    .venv/bin/pip install -q -e ./demo 2>&1 | grep -v "^WARNING: Location" || true
+    .venv/bin/python -c "import browsercrawl, browsercrawl_demo, playwright, cv2, pytesseract, rbloom, torch, psycopg, redis"
     touch "$stamp"
 fi

@@ -3,5 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-.venv/bin/ruff check browsercrawl tests scripts
+.venv/bin/ruff check browsercrawl tests scripts demo
+.venv/bin/lint-imports --no-cache
+# Tests that take the crawl_db fixture (the ones that touch storage: the engine's crawls, resume
+# after kill -9, export/stats, every part's tables) run on SQLite and again on PostgreSQL, whose
+# throwaway server the tests start on loopback; the rest of the suite runs once.
+export BROWSERCRAWL_TEST_BACKENDS=${BROWSERCRAWL_TEST_BACKENDS:-sqlite,postgresql}
 exec .venv/bin/python -m pytest -q -ra "$@"

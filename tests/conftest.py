@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import socket
@@ -12,7 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 
-from browsercrawl.session.browser import LaunchOptions, launch_chromium
+from browsercrawl.engine.browser import open_browser
 
 
 def free_port() -> int:
@@ -30,14 +31,8 @@ def port() -> int:
 @pytest_asyncio.fixture
 async def browser() -> AsyncIterator:
     """A real headless Chromium, one per test (tests must not share cookies or pages)."""
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        b = await launch_chromium(pw, LaunchOptions())
-        try:
-            yield b
-        finally:
-            await b.close()
+    async with open_browser() as b:
+        yield b
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +69,82 @@ def xvfb_display() -> Iterator[str]:
         os.environ["DISPLAY"] = old
     proc.terminate()
     proc.wait(5)
+
+
+# -- storage backends: the same tests on SQLite and on PostgreSQL ---------------------------------
+# Tests that take the ``crawl_db`` fixture run once per backend named by --backends (or the
+# BROWSERCRAWL_TEST_BACKENDS variable): "sqlite" by default, "sqlite,postgresql" in the CI job
+# that checks both (scripts/test.sh). PostgreSQL and Redis are real servers started here.
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backends",
+        default=os.environ.get("BROWSERCRAWL_TEST_BACKENDS", "sqlite"),
+        help="comma-separated storage backends for tests using crawl_db: sqlite, postgresql",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "crawl_db" in metafunc.fixturenames:
+        backends = [b.strip() for b in metafunc.config.getoption("backends").split(",") if b.strip()]
+        for b in backends:
+            if b not in ("sqlite", "postgresql"):
+                raise pytest.UsageError(f"--backends: unknown backend {b!r}")
+        metafunc.parametrize("crawl_db", backends, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator:
+    from browsercrawl_demo.services import PostgresServer
+
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator:
+    from browsercrawl_demo.services import RedisServer
+
+    server = RedisServer().start()
+    yield server
+    server.stop()
+
+
+_db_counter = itertools.count()
+
+
+@pytest.fixture
+def pg_database(request: pytest.FixtureRequest) -> str:
+    """The URL of a new, empty PostgreSQL database on the session's server."""
+    server = request.getfixturevalue("pg_server")
+    return server.create_database(f"t{os.getpid()}_{next(_db_counter)}")
+
+
+class CrawlDb:
+    """A crawl database for a test: what to write in ``output.database`` and how to query it."""
+
+    def __init__(self, backend: str, database: str) -> None:
+        self.backend = backend
+        self.database = database
+
+    def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Rows of a SQLite-style query (translated for PostgreSQL)."""
+        from browsercrawl.storage.reader import open_reader
+
+        reader = open_reader(self.database)
+        try:
+            return [tuple(r) for r in reader.execute(sql, params).fetchall()]
+        finally:
+            reader.close()
+
+    def __str__(self) -> str:
+        return self.database
+
+
+@pytest.fixture
+def crawl_db(request: pytest.FixtureRequest, tmp_path) -> CrawlDb:
+    if request.param == "postgresql":
+        return CrawlDb("postgresql", request.getfixturevalue("pg_database"))
+    return CrawlDb("sqlite", str(tmp_path / "crawl.db"))

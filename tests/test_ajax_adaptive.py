@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from browsercrawl.ajax.adaptive import AdaptiveRouter, same_content, url_shape
+from browsercrawl.engine.router import AdaptiveRouter, same_content, url_shape
 
 U = "http://127.0.0.1:8000/item/{}"
 

@@ -13,30 +13,22 @@ from typing import Any
 
 import lxml.html
 import pytest
+from browsercrawl_demo.app import DemoSite, demo_site_in_thread
+from browsercrawl_demo.config import DemoConfig
+from browsercrawl_demo.jobs import DEMO_AJAX
+from browsercrawl_demo.login import login_storage_state, state_context_factory
+from browsercrawl_demo.truth import build_truth
 
-from browsercrawl.ajax.plugin import ajax_part
+from browsercrawl.assemble import build_parts
 from browsercrawl.config import parse_job
-from browsercrawl.demo.app import DemoSite, demo_site_in_thread
-from browsercrawl.demo.config import DemoConfig
-from browsercrawl.demo.truth import build_truth
-from browsercrawl.engine.crawler import Crawler, CrawlOptions, CrawlSummary
-from tests.helpers_demo_login import login_storage_state, state_context_factory
+from browsercrawl.engine.crawler import Crawler
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.parts import SimplePart
+from browsercrawl.engine.summary import CrawlSummary
 
 pytestmark = pytest.mark.browser
 
 # The demo job's [ajax] section (docs/ajax.md): every thread, comment, following/followers list.
-DEMO_AJAX: dict[str, Any] = {
-    "rules": [
-        {"match": r"/(board/\d+|feed)", "wait": "dom-stable", "stable_ms": 300, "scroll": 200,
-         "done_selector": "#list-end:not([hidden])", "item_selector": "li.thread-item, li.post"},
-        {"match": r"/t/\d+", "load_more": "auto", "item_selector": "li.comment"},
-        {"match": r"/u/[^/]+$", "wait": "dom-stable", "stable_ms": 300, "load_more": "button.more",
-         "explore": {"max_clicks": 10, "max_states": 5}},
-    ],
-    "capture": [{"match": r"/api/"}],
-}
-
-
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Any:
     cfg = DemoConfig(port=0, members=40, threads=600, session_ttl_seconds=1e7)
@@ -58,17 +50,9 @@ def run_crawl(site: DemoSite, state: Path, db: Path, seeds: list[str], ajax: dic
     if ajax is not None:
         data["ajax"] = ajax
     job = parse_job(data, db.parent / "job.toml")
-    part = ajax_part(job)
-    crawler = Crawler(
-        job,
-        CrawlOptions(quiet=True, fresh=True),
-        hooks=[part.hook] if part else [],
-        tables=part.tables if part else None,
-        context_factory=state_context_factory(state, lambda: crawler.browser_fetcher.browser),
-    )
-    if part:
-        part.bind(crawler)
-    return asyncio.run(crawler.run())
+    options = CrawlOptions(quiet=True, fresh=True)
+    login = SimplePart("demo-login", context_factory=state_context_factory(state))
+    return asyncio.run(Crawler(job, options, [*build_parts(job, options), login]).run())
 
 
 def q(db: Path, sql: str, *args: Any) -> list[tuple]:

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from browsercrawl.ajax.config import parse_ajax
-from browsercrawl.ajax.plugin import ajax_part
+from browsercrawl.assemble import build_crawler
 from browsercrawl.config import parse_job
-from browsercrawl.engine.crawler import Crawler, CrawlOptions
+from browsercrawl.config.ajax import parse_ajax
+from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.errors import UserError
 from tests.apps.server import serve_in_thread
 
@@ -90,10 +90,7 @@ def crawl(tmp_path: Path, seeds: list[str], ajax: dict[str, Any], **rendering: A
     job = parse_job({"seeds": seeds, "scope": {"max_depth": 0}, "politeness": {"obey_robots": False},
                      "rendering": rendering, "output": {"database": str(db)}, "ajax": ajax},
                     tmp_path / "job.toml")
-    part = ajax_part(job)
-    assert part is not None
-    summary = asyncio.run(Crawler(job, CrawlOptions(quiet=True, fresh=True), hooks=[part.hook],
-                                  tables=part.tables).run())
+    summary = asyncio.run(build_crawler(job, CrawlOptions(quiet=True, fresh=True)).run())
     assert summary.failed == 0
     return db
 
@@ -173,10 +170,7 @@ def test_bad_ajax_config_is_one_line(ajax, message):
     assert str(err.value).startswith(message) and "\n" not in str(err.value)
 
 
-def test_bad_ajax_section_fails_crawler_assembly(tmp_path):
-    from browsercrawl.engine.assemble import assemble_crawler
-
-    job = parse_job({"seeds": ["http://127.0.0.1:9/"], "ajax": {"rules": [{"match": "x", "idle_ms": 0}]}},
-                    tmp_path / "job.toml")
+def test_bad_ajax_section_fails_when_the_job_is_loaded(tmp_path):
     with pytest.raises(UserError, match=r"job\.toml: ajax\.rules\.0\.idle_ms: Input should be greater"):
-        assemble_crawler(job, CrawlOptions())
+        parse_job({"seeds": ["http://127.0.0.1:9/"], "ajax": {"rules": [{"match": "x", "idle_ms": 0}]}},
+                  tmp_path / "job.toml")

@@ -8,14 +8,13 @@ import subprocess
 import sys
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
-
-from browsercrawl.demo.captcha_image import (
+from browsercrawl_demo.captcha_image import (
     CAPTCHA_CHARSET,
     main,
     random_captcha_text,
     render_captcha,
 )
+from PIL import Image, ImageChops, ImageStat
 
 
 def _img(png: bytes) -> Image.Image:
@@ -81,7 +80,7 @@ def test_sample_writer_labels_files(tmp_path) -> None:
 
 def test_module_entry_point(tmp_path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "browsercrawl.demo.captcha_image", str(tmp_path), "2"],
+        [sys.executable, "-m", "browsercrawl_demo.captcha_image", str(tmp_path), "2"],
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr

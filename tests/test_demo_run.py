@@ -41,8 +41,12 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     assert accepted == com["session"]["logins"] + soc["session"]["logins"] and accepted >= 0.8 * answered
     assert "CAPTCHA answers the site accepted" in res.stdout
     assert report["site_mutations"] == 0
+    # Threads no link reaches: the link crawl found none, the search-forms crawl found them.
+    sf = report["search_forms"]
+    assert sf["search_only_by_links"] == 0 and sf["search_only_found"] > 0
+    assert "search-only threads found" in res.stdout
     # The password never reaches the files the demo leaves behind.
-    from browsercrawl.demo.auth import password_for
+    from browsercrawl_demo.auth import password_for
 
     job = tomllib.loads((out / "community.toml").read_text())
     secret = password_for(job["session"]["accounts"][0]["username"], 0)

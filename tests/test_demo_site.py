@@ -19,13 +19,13 @@ import aiohttp
 import lxml.html
 import pytest
 import pytest_asyncio
+from browsercrawl_demo.app import DemoSite, demo_site_in_thread, run_demo_site
+from browsercrawl_demo.auth import password_for
+from browsercrawl_demo.config import DemoConfig
+from browsercrawl_demo.content import SITE_EPOCH, generate, iso
+from browsercrawl_demo.truth import build_truth
 
 from browsercrawl.cli import main as cli_main
-from browsercrawl.demo.app import DemoSite, demo_site_in_thread, run_demo_site
-from browsercrawl.demo.auth import password_for
-from browsercrawl.demo.config import DemoConfig
-from browsercrawl.demo.content import SITE_EPOCH, generate, iso
-from browsercrawl.demo.truth import build_truth
 
 SEED = 3
 
@@ -300,7 +300,7 @@ async def test_noise_tag_and_search_pages(site: DemoSite, logged_in, truth) -> N
     count = int(page.cssselect(".result-count")[0].text_content().split()[0])
     assert count >= 1 and (target["url"] in hits or count > 20)
     words_lower = [w.lower().strip(".") for w in words]
-    expected = [t["url"] for t in truth["threads.json"]
+    expected = [t["url"] for t in truth["threads.json"] + truth["search_only.json"]
                 if all(w in (t["title"] + "\n" + t["body"]).lower() for w in words_lower)]
     assert count == len(expected)
 
@@ -531,8 +531,10 @@ def test_same_seed_same_content() -> None:
     rates = sorted(m["posting_rate"] for m in members)
     assert rates[-1] / rates[0] > 100  # posting rates span orders of magnitude
     full = generate(0)
-    assert len(full.members) == 300 and len(full.boards) == 20 and len(full.threads) == 2000
-    assert 8000 <= sum(len(t.comments) for t in full.threads.values()) <= 12000
+    listed = [t for t in full.threads.values() if t.id not in full.unlisted]
+    assert len(full.members) == 300 and len(full.boards) == 20 and len(listed) == 2000
+    assert len(full.unlisted) == 200 and min(full.unlisted) == 2001
+    assert 8000 <= sum(len(t.comments) for t in listed) <= 12000
 
 
 # ---------------------------------------------------------------- CLI

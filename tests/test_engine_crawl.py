@@ -14,22 +14,26 @@ from pathlib import Path
 import pytest
 
 from browsercrawl.config import parse_job
-from browsercrawl.engine.crawler import Crawler, CrawlOptions
+from browsercrawl.engine.crawler import Crawler
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.errors import UserError
 from tests.apps.jssite import JsSite
 from tests.apps.server import serve_in_thread
+from tests.conftest import CrawlDb
 
 BC = [sys.executable, "-m", "browsercrawl"]
 
 
-def make_job(tmp_path: Path, base: str, **sections) -> Path:
-    """Write a job file; ``sections`` maps section name -> dict of keys."""
+def make_job(tmp_path: Path, base: str, database: object = None, **sections) -> Path:
+    """Write a job file; ``sections`` maps section name -> dict of keys; ``database`` is a path,
+    a URL or the ``crawl_db`` fixture (default: crawl.db in tmp_path)."""
     lines = [f'seeds = ["{base}/"]']
     for name, values in sections.items():
         lines.append(f"[{name}]")
         for k, v in values.items():
             lines.append(f"{k} = {json.dumps(v)}")
     if "output" not in sections:
-        lines += ["[output]", f'database = "{tmp_path / "crawl.db"}"']
+        lines += ["[output]", f'database = "{database or tmp_path / "crawl.db"}"']
     path = tmp_path / "job.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -42,20 +46,31 @@ def crawl(job_path: Path, **opts) -> dict:
     return summary.as_dict()
 
 
-def rows(db: Path, sql: str) -> list[tuple]:
+def rows(db: Path | CrawlDb, sql: str) -> list[tuple]:
+    if isinstance(db, CrawlDb):
+        return db.rows(sql)
     with sqlite3.connect(db) as conn:
         return conn.execute(sql).fetchall()
 
 
+def count_pages(db: CrawlDb) -> int:
+    """Pages stored so far, 0 while the crawl has not created its database yet."""
+    try:
+        return rows(db, "SELECT COUNT(*) FROM pages")[0][0]
+    except Exception:
+        return 0
+
+
 @pytest.mark.browser
-def test_browser_crawl_renders_scopes_retries_and_obeys_robots(tmp_path, port):
+def test_browser_crawl_renders_scopes_retries_and_obeys_robots(tmp_path, port, crawl_db):
     site = JsSite(pages=24)
     with serve_in_thread(site.app(), port) as base:
         job = make_job(
-            tmp_path, base, politeness={"retry_backoff_seconds": 0.2}, rendering={"wait_until": "networkidle"}
+            tmp_path, base, crawl_db, politeness={"retry_backoff_seconds": 0.2},
+            rendering={"wait_until": "networkidle"}
         )
         summary = crawl(job)
-    db = tmp_path / "crawl.db"
+    db = crawl_db
     urls = {u for (u,) in rows(db, "SELECT url FROM pages")}
     # Every client-rendered page was reached through links that exist only after rendering.
     for i in range(24):
@@ -81,19 +96,20 @@ def test_browser_crawl_renders_scopes_retries_and_obeys_robots(tmp_path, port):
     assert rows(db, "SELECT COUNT(*) FROM pages WHERE via='browser'") == [(len(urls),)]
 
 
-def test_http_mode_depth_allow_deny(tmp_path, port):
+def test_http_mode_depth_allow_deny(tmp_path, port, crawl_db):
     site = JsSite(pages=40)
     with serve_in_thread(site.app(), port) as base:
         job = make_job(
             tmp_path,
             base.replace("127.0.0.1", "127.0.0.1") + "/static/0",
+            crawl_db,
             scope={"max_depth": 2, "deny": [r"/static/1\d$"]},
             rendering={"mode": "http"},
         )
         job.write_text(job.read_text().replace('/static/0/"', '/static/0"'))
         crawl(job)
-    urls = {u for (u,) in rows(tmp_path / "crawl.db", "SELECT url FROM pages")}
-    depths = dict(rows(tmp_path / "crawl.db", "SELECT url, depth FROM pages"))
+    urls = {u for (u,) in rows(crawl_db, "SELECT url FROM pages")}
+    depths = dict(rows(crawl_db, "SELECT url, depth FROM pages"))
     assert max(depths.values()) == 2
     assert not any(u.rsplit("/", 1)[1].startswith("1") and len(u.rsplit("/", 1)[1]) == 2 for u in urls)
     # depth 0: static/0 -> 1,2,3 (depth 1) -> their links (depth 2), minus the denied 10-19
@@ -188,30 +204,26 @@ def test_auto_mode_fetches_waiting_pages_once_and_reuses_one_warm_tab(tmp_path, 
     assert summary["tabs_opened"] <= 3, summary  # warm tab + two samples at once, at most
 
 
-def test_resume_after_kill_9_loses_and_duplicates_nothing(tmp_path, port):
+def test_resume_after_kill_9_loses_and_duplicates_nothing(tmp_path, port, crawl_db):
     site = JsSite(pages=60, fanout=4)
     with serve_in_thread(site.app(), port) as base:
         job = make_job(
             tmp_path,
             base + "/static/0",
+            crawl_db,
             rendering={"mode": "http"},
             politeness={"delay_seconds": 0.02, "per_host_concurrency": 2},
         )
         job.write_text(job.read_text().replace('/static/0/"', '/static/0"'))
-        db = tmp_path / "crawl.db"
+        db = crawl_db
         for stop_at in (5, 17, 33):
             proc = subprocess.Popen(
                 [*BC, "crawl", str(job), "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
             while proc.poll() is None:
-                if db.exists():
-                    try:
-                        n = rows(db, "SELECT COUNT(*) FROM pages")[0][0]
-                    except sqlite3.OperationalError:
-                        n = 0
-                    if n >= stop_at:
-                        proc.kill()  # SIGKILL: no clean-up at all
-                        break
+                if count_pages(db) >= stop_at:
+                    proc.kill()  # SIGKILL: no clean-up at all
+                    break
             proc.wait()
         assert rows(db, "SELECT COUNT(*) FROM pages")[0][0] < 60
         done = subprocess.run([*BC, "crawl", str(job), "--quiet"], capture_output=True, text=True)
@@ -261,17 +273,21 @@ def test_resume_after_kill_9_in_the_browser(tmp_path, port):
     )
 
 
-def test_max_pages_then_continue(tmp_path, port):
+def test_max_pages_then_continue(tmp_path, port, crawl_db):
     site = JsSite(pages=20)
     with serve_in_thread(site.app(), port) as base:
-        job = make_job(tmp_path, base + "/static/0", rendering={"mode": "http"})
+        job = make_job(tmp_path, base + "/static/0", crawl_db, rendering={"mode": "http"})
         job.write_text(job.read_text().replace('/static/0/"', '/static/0"'))
         first = crawl(job, max_pages=7)
         assert first["pages_total"] == 7 and first["queued_left"] > 0
         second = crawl(job)
         assert second["pages_total"] == 20 and second["pages_stored"] == 13
-        fresh = crawl(job, fresh=True, max_pages=3)
-        assert fresh["pages_total"] == 3
+        if crawl_db.backend == "sqlite":  # --fresh deletes a file; a server's tables stay
+            fresh = crawl(job, fresh=True, max_pages=3)
+            assert fresh["pages_total"] == 3
+        else:
+            with pytest.raises(UserError, match="--fresh deletes a SQLite file"):
+                crawl(job, fresh=True)
 
 
 @pytest.mark.browser
@@ -310,13 +326,13 @@ def test_trace_saved_for_a_failing_page(tmp_path, port):
     assert len(traces) == 1 and traces[0].stat().st_size > 1000
 
 
-def test_export_contract_jsonl_and_csv(tmp_path, port):
+def test_export_contract_jsonl_and_csv(tmp_path, port, crawl_db):
     site = JsSite(pages=5)
     with serve_in_thread(site.app(), port) as base:
-        job = make_job(tmp_path, base + "/static/0", rendering={"mode": "http"})
+        job = make_job(tmp_path, base + "/static/0", crawl_db, rendering={"mode": "http"})
         job.write_text(job.read_text().replace('/static/0/"', '/static/0"'))
         crawl(job)
-    db = tmp_path / "crawl.db"
+    db = crawl_db
     out = subprocess.run(
         [*BC, "export", str(db), "--table", "pages", "--format", "jsonl"],
         capture_output=True,

@@ -9,8 +9,10 @@ import pytest
 from aiohttp import web
 
 from browsercrawl.config import parse_job
-from browsercrawl.engine.crawler import Crawler, CrawlOptions
+from browsercrawl.engine.crawler import Crawler
 from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.parts import SimplePart
 from tests.apps.jssite import JsSite
 from tests.apps.server import serve_in_thread
 
@@ -35,7 +37,8 @@ def test_a_page_always_refused_by_a_hook_fails_after_max_retries(tmp_path, port)
             rendering={"mode": "http"},
             politeness={"max_retries": 2, "retry_backoff_seconds": 0.05},
         )
-        summary = asyncio.run(Crawler(job, CrawlOptions(quiet=True), hooks=[RefuseEverything()]).run())
+        crawler = Crawler(job, CrawlOptions(quiet=True), [SimplePart(hooks=[RefuseEverything()])])
+        summary = asyncio.run(crawler.run())
     assert site.counts["/static/0"] == 3  # first try + 2 retries, then given up
     assert summary.failed == 1 and summary.pages_total == 0
     with sqlite3.connect(tmp_path / "crawl.db") as conn:
@@ -75,14 +78,12 @@ def test_http_path_always_carries_the_browser_cookies(tmp_path, port):
             rendering={"mode": "auto", "auto_sample_pages": 1},
             politeness={"concurrency": 8, "per_host_concurrency": 8, "obey_robots": False},
         )
-        crawler = Crawler(job, CrawlOptions(quiet=True))
-
-        async def factory(previous):
-            ctx = await crawler.browser_fetcher.browser.new_context()
+        async def factory(browser, previous):
+            ctx = await browser.new_context()
             await ctx.add_cookies([{"name": "member", "value": "yes", "url": base}])
             return ctx
 
-        crawler.context_factory = factory
+        crawler = Crawler(job, CrawlOptions(quiet=True), [SimplePart(context_factory=factory)])
         summary = asyncio.run(crawler.run())
     assert summary.via_http > 0
     with sqlite3.connect(tmp_path / "crawl.db") as conn:
@@ -116,7 +117,7 @@ def test_a_hook_can_choose_the_goto_wait_for_one_url(tmp_path, port, override, e
     class EarlyWait(PageHook):
         async def before_navigation(self, ctx: PageContext) -> None:
             if override:
-                ctx.state["wait_until"] = override
+                ctx.wait_until = override
 
         async def after_navigation(self, ctx: PageContext) -> None:
             assert ctx.page is not None
@@ -130,6 +131,6 @@ def test_a_hook_can_choose_the_goto_wait_for_one_url(tmp_path, port, override, e
             scope={"max_depth": 0},
             politeness={"obey_robots": False},
         )
-        asyncio.run(Crawler(job, CrawlOptions(quiet=True), hooks=[EarlyWait()]).run())
+        asyncio.run(Crawler(job, CrawlOptions(quiet=True), [SimplePart(hooks=[EarlyWait()])]).run())
     assert len(seen) == 1
     assert (seen[0] == "complete") is expect_complete

@@ -7,6 +7,7 @@ from aiohttp import web
 
 from browsercrawl.config import RenderingConfig
 from browsercrawl.engine.browser_fetcher import BrowserFetcher
+from browsercrawl.engine.tabs import TabPool, user_agent_context
 from browsercrawl.frontier.base import Request
 from tests.apps.server import serve_in_thread
 
@@ -25,15 +26,16 @@ async def _heap_after(browser, port: int, gc_every: int) -> tuple[float, int]:
     app.router.add_get("/p/{i}", page)
     rendering = RenderingConfig(wait_until="load", gc_every_pages=gc_every)
     with serve_in_thread(app, port) as base:
-        fetcher = BrowserFetcher(browser, rendering, concurrency=1)
+        pool = TabPool(browser, rendering, 1, [], user_agent_context(None))
+        fetcher = BrowserFetcher(pool, rendering, [])
         for i in range(12):
             await fetcher.fetch(Request(url=f"{base}/p/{i}", host=f"127.0.0.1:{port}"))
         (context,) = browser.contexts
         (tab,) = context.pages  # one tab served all 12 pages
         cdp = await context.new_cdp_session(tab)
         used = (await cdp.send("Runtime.getHeapUsage"))["usedSize"] / 2**20
-        await fetcher.close()
-    return used, fetcher.garbage_collections
+        await pool.close()
+    return used, pool.garbage_collections
 
 
 @pytest.mark.browser

@@ -17,17 +17,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browsercrawl_demo.app import DemoSite, demo_site_in_thread
+from browsercrawl_demo.config import DemoConfig
+from browsercrawl_demo.content import SITE_EPOCH
+from browsercrawl_demo.expected import score_records
+from browsercrawl_demo.jobs import induction_job
+from browsercrawl_demo.login import login_storage_state
+from browsercrawl_demo.truth import build_truth
 
 from browsercrawl.cli import main as cli_main
-from browsercrawl.demo.app import DemoSite, demo_site_in_thread
-from browsercrawl.demo.config import DemoConfig
-from browsercrawl.demo.content import SITE_EPOCH
-from browsercrawl.demo.truth import build_truth
 from browsercrawl.induction.evaluate import compare_value
 from browsercrawl.induction.profile import SiteProfile
-from browsercrawl.induction.wrapper import Wrapper, learn_wrapper
-from tests.helpers_demo_login import login_storage_state
-from tests.helpers_induction_demo import score_database, write_job
+from browsercrawl.wrappers import Wrapper, learn_wrapper
 
 SEED = 3
 
@@ -51,7 +52,7 @@ def test_induce_then_supervised_crawl_on_demo(small_site: DemoSite, tmp_path: Pa
     site = small_site
     truth = build_truth(site.state.content, SITE_EPOCH)
     asyncio.run(login_storage_state(site, tmp_path / "state.json"))
-    job = write_job(tmp_path, site, truth, precrawl_pages=60)
+    job = induction_job(tmp_path, site.url, truth, precrawl_pages=60)
 
     code, out, err = run_cli(["induce", str(job)], capsys)
     assert code == 0, err
@@ -70,7 +71,7 @@ def test_induce_then_supervised_crawl_on_demo(small_site: DemoSite, tmp_path: Pa
     summary = json.loads(out)
     assert summary["failed"] == 0 and summary["queued_left"] == 0
 
-    scores = score_database(tmp_path / "demo.db", profile, site, truth)
+    scores = score_records(tmp_path / "demo.db", site.url, truth, profile)
     figures = scores.as_dict()
     print("demo induction figures:", json.dumps(figures))
     assert scores.target_precision >= 0.95, figures

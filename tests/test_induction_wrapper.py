@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from browsercrawl.errors import UserError
-from browsercrawl.induction.wrapper import Wrapper, generalise_pair, learn_wrapper
+from browsercrawl.wrappers import Wrapper, generalise_pair, learn_wrapper
 
 FIX = Path(__file__).parent / "fixtures" / "induction" / "wrapper"
 

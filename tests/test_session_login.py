@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from browsercrawl.demo.app import demo_site_in_thread
-from browsercrawl.demo.auth import password_for
-from browsercrawl.demo.config import DemoConfig
+from browsercrawl_demo.app import demo_site_in_thread
+from browsercrawl_demo.auth import password_for
+from browsercrawl_demo.config import DemoConfig
 
 BIN = str(Path(sys.executable).with_name("browsercrawl"))
 pytestmark = pytest.mark.browser

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from browsercrawl_demo.social_job import demo_social_section
 
+from browsercrawl.config.social import DAY, parse_social
 from browsercrawl.errors import UserError
-from browsercrawl.social.config import DAY, parse_social
-from browsercrawl.social.demo import demo_social_section
 from browsercrawl.social.rate import estimate_rate, p_change
 from browsercrawl.social.recrawl import Candidate, choose
 

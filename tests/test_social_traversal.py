@@ -19,16 +19,21 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from browsercrawl_demo.app import DemoSite, demo_site_in_thread
+from browsercrawl_demo.config import DemoConfig
+from browsercrawl_demo.content import iso
+from browsercrawl_demo.social_job import CookieHook, demo_job, demo_login_cookies, found_vs_expected
+from browsercrawl_demo.truth import build_truth
 
+from browsercrawl.assemble import build_parts
+from browsercrawl.commands.data import all_stats
+from browsercrawl.commands.recrawl import recrawl_job
 from browsercrawl.config import parse_job
-from browsercrawl.demo.app import DemoSite, demo_site_in_thread
-from browsercrawl.demo.config import DemoConfig
-from browsercrawl.demo.content import iso
-from browsercrawl.demo.truth import build_truth
-from browsercrawl.engine.assemble import assemble_crawler
-from browsercrawl.engine.crawler import CrawlOptions, CrawlSummary
-from browsercrawl.social.demo import CookieHook, demo_job, demo_login_cookies, found_vs_expected
-from browsercrawl.social.recrawl import recrawl
+from browsercrawl.engine.browser import open_browser
+from browsercrawl.engine.crawler import Crawler
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.parts import SimplePart
+from browsercrawl.engine.summary import CrawlSummary
 
 pytestmark = pytest.mark.browser
 
@@ -50,16 +55,8 @@ class World:
 
 
 async def _login(site: DemoSite, user: str) -> list[dict]:
-    from playwright.async_api import async_playwright
-
-    from browsercrawl.session.browser import LaunchOptions, launch_chromium
-
-    async with async_playwright() as pw:
-        browser = await launch_chromium(pw, LaunchOptions())
-        try:
-            return await demo_login_cookies(browser, site, user)
-        finally:
-            await browser.close()
+    async with open_browser() as browser:
+        return await demo_login_cookies(browser, site, user)
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +69,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         paths = [f"/u/{seed.name}", f"/u/{twice.name}/", f"/member?id={twice.id}"]
         doc = demo_job(site.url, tmp / "crawl.db", paths)
         job = parse_job(doc, tmp / "job.toml")
-        crawler = assemble_crawler(job, CrawlOptions(quiet=True))
-        crawler.hooks.insert(0, CookieHook(cookies))
+        options = CrawlOptions(quiet=True)
+        crawler = Crawler(job, options, [SimplePart(hooks=[CookieHook(cookies)]), *build_parts(job, options)])
         summary = asyncio.run(crawler.run())
         truth = build_truth(site.state.content, site.clock.now())
         yield World(site, tmp / "crawl.db", doc, cookies, [seed.name, twice.name], twice.name, truth,
@@ -145,9 +142,7 @@ def test_graph_export_and_stats(world: World, tmp_path: Path) -> None:
     assert graph is not None
     assert len(graph.findall("g:node", ns)) == MEMBERS
     assert len(graph.findall("g:edge", ns)) == len(edges)
-    from browsercrawl.storage.cli import collect_stats
-
-    g = collect_stats(str(world.db))["graph"]
+    g = all_stats(str(world.db))["graph"]
     assert g["people_visited"] == MEMBERS and g["edges"] == len(edges) and g["components"] == 1
 
 
@@ -167,8 +162,8 @@ def test_recrawl_finds_changes_policy_beats_random_by_2x(world: World, tmp_path:
     for strategy, db in dbs.items():
         shutil.copy(world.db, db)
         job = parse_job({**world.job_doc, "output": {"database": str(db)}}, tmp_path / "job.toml")
-        results[strategy] = asyncio.run(recrawl(job, budget, strategy, seed=1,  # type: ignore[arg-type]
-                                                extra_hooks=[CookieHook(world.cookies)]))
+        results[strategy] = asyncio.run(recrawl_job(job, budget, strategy, seed=1,  # type: ignore[arg-type]
+                                                    extra_hooks=[CookieHook(world.cookies)]))
     policy = results["policy"]
     assert policy.revisited == budget and policy.failed == 0
     assert policy.changed_per_revisit >= 2 * random_share, (policy, random_share)

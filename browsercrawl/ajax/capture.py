@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
-from browsercrawl.ajax.config import AjaxConfig, CaptureRule
+from browsercrawl.config.ajax import AjaxConfig, CaptureRule
 
 if TYPE_CHECKING:
     from playwright.async_api import Page, Response

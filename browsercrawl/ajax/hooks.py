@@ -14,40 +14,50 @@ import json
 import logging
 import re
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+import lxml.html
+from lxml.cssselect import CSSSelector
+from lxml.etree import ParserError
 from playwright.async_api import Error as PlaywrightError
 
 from browsercrawl.ajax.capture import ResponseCapture
-from browsercrawl.ajax.config import AjaxConfig, AjaxRule
 from browsercrawl.ajax.tables import EXPANSIONS, RESPONSES, STATES, state_row
 from browsercrawl.ajax.waits import in_page_wait, wait_load_state
+from browsercrawl.config.ajax import AjaxConfig, AjaxRule
 from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
 from browsercrawl.frontier.urls import canonical_url
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
-    from browsercrawl.ajax.adaptive import AdaptiveRouter
-
 log = logging.getLogger(__name__)
 
 EXPAND_JS = resources.files("browsercrawl.ajax").joinpath("expand.js").read_text("utf-8")
 QUIET_MS = 200  # DOM quiet time that ends one expansion step
-_T0 = "ajax.t0"
-_REPORT = "ajax.report"
-RESPONSES_KEY = "ajax.responses"  # ctx.state key: list[Captured] of this page, for extraction hooks
+
+
+@dataclass
+class _PageNote:
+    """What the ajax hook keeps during one page's fetch."""
+
+    t0: float | None = None  # when navigation started: the rule's budget counts from here
+    report: dict[str, Any] | None = None  # what expand.js did
+
+
 _MORE_TEXT = re.compile(r"\b(load|show|view|see)\s+more\b|^\s*more\s*$", re.I)
 
 
 class AjaxHook(PageHook):
     """Waits, expands, explores and captures according to an :class:`AjaxConfig`."""
 
-    def __init__(self, cfg: AjaxConfig, router: AdaptiveRouter | None = None) -> None:
+    def __init__(self, cfg: AjaxConfig) -> None:
         self.cfg = cfg
-        self.router = router  # set by assemble in adaptive mode
+        self.handle: CrawlHandle = StandaloneHandle()  # the crawl's, once bound
         self.capture = ResponseCapture(cfg) if cfg.capture else None
         self.sent_back = 0  # HTTP pages sent back to the browser
         self._sent_back: set[str] = set()
@@ -58,7 +68,7 @@ class AjaxHook(PageHook):
             self.capture.attach(page)
 
     async def before_navigation(self, ctx: PageContext) -> None:
-        ctx.state[_T0] = time.monotonic()
+        ctx.note(_PageNote).t0 = time.monotonic()
         if self.capture is not None and ctx.page is not None:
             self.capture.begin(ctx.page)
 
@@ -67,10 +77,11 @@ class AjaxHook(PageHook):
         rule = self.cfg.rule_for(ctx.request.url)
         if page is None or rule is None:
             return
-        deadline = ctx.state.get(_T0, time.monotonic()) + rule.budget_seconds
+        note = ctx.note(_PageNote)
+        deadline = (note.t0 or time.monotonic()) + rule.budget_seconds
         wait_ok = await wait_load_state(page, rule, deadline - time.monotonic())
         if not (rule.expands or rule.wait in ("selector", "dom-stable")):
-            ctx.state[_REPORT] = {"wait_ok": wait_ok, "rule": rule.match}
+            note.report = {"wait_ok": wait_ok, "rule": rule.match}
             return
         opts = self._js_options(rule, max(0.0, deadline - time.monotonic()))
         try:
@@ -83,7 +94,7 @@ class AjaxHook(PageHook):
         report["wait_ok"] = bool(report.get("wait_ok", True) and wait_ok)
         report["rule"] = rule.match
         report["wait"] = rule.wait
-        ctx.state[_REPORT] = report
+        note.report = report
 
     def _js_options(self, rule: AjaxRule, remaining_s: float) -> dict[str, Any]:
         ex = rule.explore
@@ -122,13 +133,12 @@ class AjaxHook(PageHook):
         page_url = canonical_url(result.final_url) if result.final_url.startswith("http") else ctx.request.url
         now = datetime.now(UTC).isoformat(timespec="seconds")
         captured = await self.capture.collect(ctx.page) if self.capture is not None else []
-        ctx.state[RESPONSES_KEY] = captured
         if captured:
             result.extra_rows.setdefault(RESPONSES, []).extend(c.row(page_url) for c in captured)
             for c in captured:
                 if c.rule.follow_urls or c.rule.id_url:
                     result.extra_urls.extend((u, "ajax") for u in c.urls())
-        report = ctx.state.get(_REPORT)
+        report = ctx.note(_PageNote).report
         if report is None:
             return
         states = report.get("states") or []
@@ -169,23 +179,18 @@ class AjaxHook(PageHook):
         """HTTP page in adaptive mode: if its rule would expand something, render it instead."""
         assert ctx.result is not None
         rule = self.cfg.rule_for(ctx.request.url)
-        if self.router is None or rule is None or not rule.load_more or not ctx.result.html:
+        if rule is None or not rule.load_more or not ctx.result.html:
             return
         if ctx.request.url in self._sent_back:
             return  # sent back once already and still served over HTTP: keep what we have
-        if has_load_more(ctx.result.html, rule.load_more):
+        if has_load_more(ctx.result.html, rule.load_more) and self.handle.render_shape(ctx.request.url):
             self._sent_back.add(ctx.request.url)
-            self.router.demote(ctx.request.url)
             ctx.result.store = False
             self.sent_back += 1
 
 
 def has_load_more(html: str, load_more: str) -> bool:
     """Does server-rendered HTML carry a load-more control (so rendering would find more)?"""
-    import lxml.html
-    from lxml.cssselect import CSSSelector
-    from lxml.etree import ParserError
-
     try:
         doc = lxml.html.fromstring(html)
     except (ParserError, ValueError):

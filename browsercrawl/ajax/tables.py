@@ -16,14 +16,14 @@ import json
 import zlib
 from typing import Any
 
-from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.base import Store
 
 RESPONSES = "responses"
 STATES = "states"
 EXPANSIONS = "expansions"
 
 
-def create_ajax_tables(db: CrawlDatabase) -> None:
+def create_ajax_tables(db: Store) -> None:
     db.ensure_table(
         RESPONSES,
         {"url": str, "method": str, "status": int, "content_type": str, "page_url": str,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from browsercrawl.ajax.config import AjaxRule
+from browsercrawl.config.ajax import AjaxRule
 
 if TYPE_CHECKING:
     from playwright.async_api import Page

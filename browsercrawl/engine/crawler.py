@@ -1,8 +1,11 @@
 """The crawl loop: job config -> session -> fetch/render -> parse -> hooks -> store.
 
-Workers take requests from the per-host :class:`Scheduler`, fetch them in the browser or over
-HTTP, turn results into rows in a worker thread (canonicalising and scoping links is CPU work) and
-hand them to the :class:`ResultWriter`, which commits them with the frontier update.
+Workers take requests from the per-host :class:`Scheduler`, fetch them through the
+:class:`Dispatcher` (browser, HTTP, or auto), turn results into rows in a worker thread
+(canonicalising and scoping links is CPU work) and hand them to the :class:`ResultWriter`, which
+commits them with the frontier update. The crawler knows the optional parts only as
+:class:`~browsercrawl.engine.parts.Part` objects: their hooks, tables, link priority, context
+factory and summary; it is their :class:`~browsercrawl.engine.parts.CrawlHandle`.
 """
 
 from __future__ import annotations
@@ -12,91 +15,36 @@ import contextlib
 import logging
 import signal
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from browsercrawl.ajax.adaptive import AdaptiveRouter, same_content
 from browsercrawl.config import JobConfig
-from browsercrawl.engine.browser_fetcher import (
-    BrowserFetcher,
-    ContextFactory,
-    NeedsHttp,
-    launch_args_for,
-)
-from browsercrawl.engine.hooks import PageContext, PageHook
-from browsercrawl.engine.http_fetcher import HttpFetcher
+from browsercrawl.engine.browser import job_launch_options
+from browsercrawl.engine.dispatch import Dispatcher
+from browsercrawl.engine.hooks import PageHook
+from browsercrawl.engine.http_fetcher import HttpClient, HttpFetcher
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.outcome import OutcomeBuilder, default_priority
+from browsercrawl.engine.parts import Part
 from browsercrawl.engine.progress import CrawlCounters, ProgressReporter
 from browsercrawl.engine.result import FetchError, FetchResult
-from browsercrawl.engine.writer import Outcome, ResultWriter, page_row
-from browsercrawl.frontier.base import Completion, NewUrl, Request
+from browsercrawl.engine.router import AdaptiveRouter
+from browsercrawl.engine.runtime import BrowserRuntime
+from browsercrawl.engine.summary import CrawlSummary
+from browsercrawl.engine.writer import Outcome, ResultWriter
+from browsercrawl.errors import UserError
+from browsercrawl.frontier.base import Completion, Frontier, NewUrl, Request
+from browsercrawl.frontier.cluster import Cluster
 from browsercrawl.frontier.robots import RobotsCache
 from browsercrawl.frontier.scheduler import Scheduler
 from browsercrawl.frontier.scope import Scope
-from browsercrawl.frontier.sqlite import SqliteFrontier
+from browsercrawl.frontier.stores import open_frontier
 from browsercrawl.frontier.urls import canonical_url, host_key
-from browsercrawl.session.browser import LaunchOptions, launch_chromium
-from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.base import Store
+from browsercrawl.storage.stores import store_for
 
 log = logging.getLogger(__name__)
-
-# priority(parent request, link URL, anchor text) -> priority (lower first), or None to not follow.
-LinkPriority = Callable[[Request, str, str], float | None]
-
-
-@dataclass
-class CrawlOptions:
-    """Command-line choices that override or add to the job file."""
-
-    headed: bool = False
-    slow_mo_ms: float | None = None
-    trace_dir: Path | None = None
-    max_pages: int | None = None
-    fresh: bool = False
-    quiet: bool = False
-    pause_on_error: bool = False  # with headed: a failing login stops with its browser tab open
-
-
-@dataclass
-class CrawlSummary:
-    database: str
-    pages_stored: int
-    pages_total: int
-    failed: int
-    retried: int
-    skipped_robots: int
-    duplicates: int
-    queued_left: int
-    seconds: float
-    pages_per_second: float
-    via_browser: int
-    via_http: int
-    contexts_opened: int
-    tabs_opened: int
-    interrupted: bool
-    adaptive: dict[str, str] = field(default_factory=dict)
-    session: dict[str, Any] = field(default_factory=dict)  # logins, re-logins, retired accounts
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-async def _discard(task: asyncio.Task | None) -> None:
-    """Cancel a speculative fetch whose result is not wanted, and swallow its outcome."""
-    if task is not None:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-
-
-def launch_options(job: JobConfig, opts: CrawlOptions) -> LaunchOptions:
-    """How the crawl starts Chromium; shared with ``browsercrawl induce`` so both render alike."""
-    return LaunchOptions(
-        executable=job.browser.executable,
-        headless=job.browser.headless and not opts.headed,
-        slow_mo_ms=opts.slow_mo_ms if opts.slow_mo_ms is not None else job.browser.slow_mo_ms,
-        extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)],
-    )
 
 
 def remove_database(path: Path) -> None:
@@ -110,37 +58,66 @@ class Crawler:
     """Runs one job to completion (or until stopped), resumably."""
 
     def __init__(
-        self,
-        job: JobConfig,
-        options: CrawlOptions | None = None,
-        *,
-        hooks: list[PageHook] | None = None,
-        context_factory: ContextFactory | None = None,
-        link_priority: LinkPriority | None = None,
-        tables: Callable[[CrawlDatabase], None] | None = None,
+        self, job: JobConfig, options: CrawlOptions | None = None, parts: Sequence[Part] = ()
     ) -> None:
         self.job = job
         self.opts = options or CrawlOptions()
-        self.hooks = hooks or []
-        self.context_factory = context_factory  # public: a caller may replace it before run()
-        self.session_part: Any = None  # set by browsercrawl.session: .summary() and .fatal (a LoginError)
-        self._link_priority = link_priority or (lambda req, url, text: float(req.depth + 1))
-        self._tables = tables
-        self.scope = Scope(job.scope, job.seeds)
+        self.parts = list(parts)
+        self.hooks: list[PageHook] = [h for p in self.parts for h in p.hooks()]
+        priority = next((p.link_priority for p in self.parts if p.link_priority is not None), None)
+        self.outcomes = OutcomeBuilder(Scope(job.scope, job.seeds), priority or default_priority,
+                                       job.output.store_html)
+        self.context_factory = next((p.context_factory for p in self.parts if p.context_factory), None)
         self.counters = CrawlCounters()
-        self.db: CrawlDatabase | None = None
         self.scheduler: Scheduler | None = None
-        self.browser_fetcher: BrowserFetcher | None = None
-        self.http: HttpFetcher | None = None
+        self.runtime: BrowserRuntime | None = None
         self.router = (
             AdaptiveRouter(job.rendering.auto_sample_pages, job.rendering.auto_recheck_every)
             if job.rendering.mode == "auto"
             else None
         )
-        self._robots_skipped = 0
-        self._cookie_sync_at = -1e9
-        self._cookie_lock = asyncio.Lock()
+        self.fatal: UserError | None = None
+        self.cluster: Cluster | None = None  # set when workers on several machines share the crawl
+        self._releases: set[asyncio.Task[None]] = set()  # shared host slots being given back
+        self._holds: dict[str, int] = {}
         self._interrupted = False
+        self._dry = False  # the parts had nothing more when the crawl last ran dry
+
+    # -- the handle the parts get (CrawlHandle) ---------------------------------------------------
+    def hold_host(self, host: str) -> None:
+        self._holds[host] = self._holds.get(host, 0) + 1
+        if self.scheduler is not None and host in self.scheduler.slots:
+            self.scheduler.hold(host)
+        if self.cluster is not None and self._holds[host] == 1:
+            self.cluster.hold(host)  # every worker waits until this one has logged in again
+
+    def release_host(self, host: str) -> None:
+        left = self._holds.get(host, 0) - 1
+        if left > 0:
+            self._holds[host] = left
+            return
+        self._holds.pop(host, None)
+        if self.scheduler is not None and host in self.scheduler.slots:
+            self.scheduler.release(host)
+        if self.cluster is not None:
+            self.cluster.unhold(host)
+
+    def fail(self, error: UserError) -> None:
+        if self.fatal is None:
+            self.fatal = error
+            log.error("%s", error)
+        self.stop()
+
+    def render_shape(self, url: str) -> bool:
+        if self.router is None:
+            return False
+        self.router.demote(url)
+        return True
+
+    async def pool_share(self, size: int) -> list[int]:
+        if self.cluster is None:
+            return list(range(size))
+        return await self.cluster.share(size)
 
     # -- set-up ----------------------------------------------------------------------------------
     def _max_pages(self) -> int | None:
@@ -148,84 +125,106 @@ class Crawler:
         return min(caps) if caps else None
 
     async def run(self) -> CrawlSummary:
-        path = self.job.database_path
+        store = store_for(self.job.output.database, self.job.base_dir)
         if self.opts.fresh:
-            remove_database(path)
+            if store.kind != "sqlite":
+                raise UserError(f"--fresh deletes a SQLite file; {store.location} is a server: "
+                                "drop its tables (or use a new database) instead")
+            remove_database(self.job.database_path)
         started = time.monotonic()
-        db = self.db = await CrawlDatabase(path).open()
-        if self._tables:
-            self._tables(db)
-        frontier = SqliteFrontier(db)
+        db = await store.open()
+        try:
+            for part in self.parts:
+                part.create_tables(db)
+            frontier = await open_frontier(self.job, db)
+        except BaseException:
+            await db.close()
+            raise
+        self.cluster = getattr(frontier, "cluster", None)
+        try:
+            return await self._run(db, frontier, started)
+        finally:
+            if self.cluster is not None:
+                state = "failed" if self.fatal else ("stopped" if self._interrupted else "finished")
+                await self.cluster.leave(state)
+                await self.cluster.r.aclose()
+
+    async def _run(self, db: Store, frontier: Frontier, started: float) -> CrawlSummary:
         seeds = []
         for s in self.job.seeds:
             url = canonical_url(s)
             seeds.append(NewUrl(url=url, host=host_key(url), depth=0, priority=0.0, parent=None))
         await frontier.prepare(seeds)
-        stored_before = await db.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
+        stored_before = await db.count_pages()
         cap = self._max_pages()
         budget = None if cap is None else max(0, cap - stored_before)
 
         pol = self.job.politeness
-        http_session = HttpFetcher.new_session(self.job.rendering.user_agent, pol.concurrency)
-        self.http = HttpFetcher(http_session, self.job.rendering.timeout_seconds)
+        http_session = HttpClient.new_session(self.job.rendering.user_agent, pol.concurrency)
         robots = RobotsCache(http_session, pol.robots_user_agent, pol.obey_robots)
 
-        def _origin_delay(host: str) -> Any:
+        def _origin_delay(host: str):
             scheme = "https" if any(s.startswith(f"https://{host}") for s in self.job.seeds) else "http"
             return robots.crawl_delay(f"{scheme}://{host}/")
 
-        writer = ResultWriter(db, self._on_commit)
-        self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending)
+        writer = ResultWriter(db, frontier, self._on_commit)
+        self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle)
+        if self.cluster is not None:
+            sched = self.scheduler
+            # URLs other workers queued: every slot looks again after each heartbeat.
+            self.cluster.on_beat.append(lambda: sched.notify(set(sched.slots)))
+            self.cluster.unsettled = writer.pending
         self.counters.queued = (await frontier.counts()).get("queued", 0)
         progress = ProgressReporter(self.counters, self.opts.quiet)
+        for part in self.parts:
+            part.bind(self)
 
-        pw_manager = browser = warm_task = None
+        http = HttpFetcher(HttpClient(http_session, self.job.rendering.timeout_seconds), self.hooks)
+        renderer = None
+        warm_task = None
         try:
-            if self.job.rendering.mode != "http":
-                from playwright.async_api import async_playwright
-
-                pw_manager = async_playwright()
-                pw = await pw_manager.__aenter__()
-                browser = await launch_chromium(pw, launch_options(self.job, self.opts))
-                self.browser_fetcher = BrowserFetcher(
-                    browser, self.job.rendering, pol.concurrency, self.hooks, self.context_factory
-                )
-                if self.context_factory is None:
-                    warm_task = self.browser_fetcher.start_warming()
-            self._install_signals()
-            progress.start()
-            writer_task = asyncio.create_task(writer.run())
-            workers = [
-                asyncio.create_task(self._worker(robots, writer, progress)) for _ in range(pol.concurrency)
-            ]
-            try:
-                await asyncio.gather(*workers)
-            finally:
-                for w in workers:
-                    w.cancel()
-                await asyncio.gather(*workers, return_exceptions=True)
-                await frontier.unclaim(self.scheduler.buffered())
-                await writer.close()
-                await writer_task
-                progress.stop()
+            async with contextlib.AsyncExitStack() as stack:
+                if self.job.rendering.mode != "http":
+                    self.runtime = await stack.enter_async_context(BrowserRuntime(
+                        self.job, job_launch_options(self.job, headed=self.opts.headed,
+                                                     slow_mo_ms=self.opts.slow_mo_ms),
+                        hooks=self.hooks, context_factory=self.context_factory))
+                    http = HttpFetcher(http.client, self.hooks, self.runtime.cookies)
+                    renderer = self.runtime.fetcher
+                    if self.runtime.plain_contexts:
+                        warm_task = self.runtime.pool.start_warming()
+                dispatcher = Dispatcher(http, renderer, self.router)
+                self._install_signals()
+                progress.start()
+                writer_task = asyncio.create_task(writer.run())
+                workers = [
+                    asyncio.create_task(self._worker(dispatcher, robots, writer, progress))
+                    for _ in range(pol.concurrency)
+                ]
+                try:
+                    await asyncio.gather(*workers)
+                finally:
+                    for w in workers:
+                        w.cancel()
+                    await asyncio.gather(*workers, return_exceptions=True)
+                    await asyncio.gather(*self._releases, return_exceptions=True)
+                    await frontier.unclaim(self.scheduler.buffered())
+                    await writer.close()
+                    await writer_task
+                    progress.stop()
+                    if warm_task is not None:
+                        await asyncio.gather(warm_task, return_exceptions=True)
         finally:
             self._remove_signals()
-            if warm_task is not None:
-                await asyncio.gather(warm_task, return_exceptions=True)
-            if self.browser_fetcher is not None:
-                await self.browser_fetcher.close()
-            if browser is not None:
-                await browser.close()
-            if pw_manager is not None:
-                await pw_manager.__aexit__(None, None, None)
             await http_session.close()
 
         counts = await frontier.counts()
-        total = await db.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
+        total = await db.count_pages()
         await db.close()
         seconds = time.monotonic() - started
+        pool = renderer.pool if renderer is not None else None
         summary = CrawlSummary(
-            database=str(path),
+            database=db.location,
             pages_stored=writer.pages_stored,
             pages_total=total,
             failed=counts.get("failed", 0),
@@ -235,17 +234,32 @@ class Crawler:
             queued_left=counts.get("queued", 0) + counts.get("inflight", 0),
             seconds=round(seconds, 2),
             pages_per_second=round(writer.pages_stored / seconds, 2) if seconds else 0.0,
-            via_browser=self.counters.browser,
-            via_http=self.counters.http,
-            contexts_opened=self.browser_fetcher.contexts_opened if self.browser_fetcher else 0,
-            tabs_opened=self.browser_fetcher.tabs_opened if self.browser_fetcher else 0,
-            interrupted=self._interrupted,
+            via_browser=renderer.rendered if renderer else 0,
+            via_http=http.fetched,
+            contexts_opened=pool.contexts_opened if pool else 0,
+            tabs_opened=pool.tabs_opened if pool else 0,
+            interrupted=self._interrupted and self.fatal is None,
             adaptive=self.router.summary() if self.router else {},
-            session=self.session_part.summary() if self.session_part is not None else {},
+            parts={p.name: p.summary() for p in self.parts if p.summary()},
+            backends=self._backends(db, writer),
         )
-        if self.session_part is not None and self.session_part.fatal is not None:
-            raise self.session_part.fatal  # e.g. every account locked: exit 3 with the reason
+        self.runtime = None
+        if self.fatal is not None:
+            raise self.fatal  # e.g. every account locked: exit 3 with the reason
         return summary
+
+    def _backends(self, db: Store, writer: ResultWriter) -> dict[str, Any]:
+        """Where the crawl's state lives and what it cost per page (the distributed benchmark's figures)."""
+        pages = max(1, writer.pages_stored + writer.duplicates)
+        out: dict[str, Any] = {"store": db.kind,
+                               "store_ms_per_page": round(writer.store_seconds * 1000 / pages, 3)}
+        if self.cluster is not None:
+            redis_s = self.cluster.redis_seconds + writer.settle_seconds
+            out.update(frontier="redis", worker=self.cluster.id,
+                       redis_ms_per_page=round(redis_s * 1000 / pages, 3),
+                       redis_calls_per_page=round(self.cluster.redis_calls / pages, 2),
+                       hosts_held_for_all=self.cluster.holds)
+        return out
 
     def _install_signals(self) -> None:
         loop = asyncio.get_running_loop()
@@ -266,19 +280,60 @@ class Crawler:
         if self.scheduler is not None:
             self.scheduler.stop()
 
+    async def _when_idle(self) -> bool:
+        """Nothing left to fetch: the parts may queue more (the crawl ends when none does)."""
+        assert self.scheduler is not None
+        if self._dry:  # every worker reaches this point at the end; ask the parts once
+            return False
+        frontier = self.scheduler.frontier
+        new: list[NewUrl] = []
+        for part in self.parts:
+            for f in await part.when_idle():
+                try:
+                    url = canonical_url(f.url)
+                except ValueError:
+                    continue
+                if url in frontier.seen or not self.outcomes.scope.allows(url, f.depth):
+                    continue
+                frontier.seen.add(url)
+                new.append(NewUrl(url, host_key(url), f.depth, float(f.depth), f.parent, f.kind))
+        if not new:
+            self._dry = True
+            return False
+        hosts = await frontier.add(new)
+        self.counters.queued += len(new)
+        self.scheduler.notify(hosts)
+        return bool(hosts)
+
     def _on_commit(self, hosts: set[str], batch: list[Outcome]) -> None:
         assert self.scheduler is not None
         self.counters.queued += sum(len(o.new_urls) for o in batch)
+        if self.cluster is not None:
+            # Acknowledged claims leave room under this worker's cap: its hosts may claim again.
+            hosts = hosts | {o.completion.request.host for o in batch}
         self.scheduler.notify(hosts)
 
     # -- the worker loop ---------------------------------------------------------------------
-    async def _worker(self, robots: RobotsCache, writer: ResultWriter, progress: ProgressReporter) -> None:
+    async def _worker(
+        self, fetcher: Dispatcher, robots: RobotsCache, writer: ResultWriter, progress: ProgressReporter
+    ) -> None:
         assert self.scheduler is not None
         sched = self.scheduler
+        cluster = self.cluster
         while True:
             req = await sched.next()
             if req is None:
                 return
+            token = ""
+            if cluster is not None:
+                try:
+                    wait, token = await cluster.acquire(req.host, sched.slots[req.host].delay)
+                except Exception as exc:  # Redis away for a moment: wait, the lease covers it
+                    log.warning("Redis: cannot ask for %s (%s); waiting", req.host, exc)
+                    wait = 1.0
+                if wait > 0:
+                    sched.defer(req, wait)
+                    continue
             self.counters.queued = max(0, self.counters.queued - 1)
             retry = False
             pause = None
@@ -287,28 +342,43 @@ class Crawler:
                     writer.submit(Outcome(Completion(req, "skipped", error="disallowed by robots.txt")))
                     self.counters.skipped += 1
                     continue
-                outcome, retry, pause = await self._handle(req)
+                outcome, retry, pause = await self._handle(fetcher, req)
                 writer.submit(outcome)
             except Exception as exc:  # a bug in a hook must not kill the crawl silently
                 log.exception("unexpected error on %s", req.url)
                 writer.submit(Outcome(Completion(req, "failed", error=f"internal error: {exc!r}"[:500])))
                 self.counters.failed += 1
             finally:
+                if cluster is not None:
+                    # Off this task's path: the next request need not wait for Redis's answer.
+                    task = asyncio.create_task(self._release_shared(cluster, req.host, token, pause))
+                    self._releases.add(task)
+                    task.add_done_callback(self._releases.discard)
                 sched.finished(req, retry=retry, host_pause=pause)
                 progress.update()
 
-    async def _handle(self, req: Request) -> tuple[Outcome, bool, float | None]:
-        last_attempt = req.attempts >= self.job.politeness.max_retries
-        trace = self.opts.trace_dir if (self.opts.trace_dir and last_attempt) else None
+    async def _release_shared(self, cluster: Cluster, host: str, token: str, pause: float | None) -> None:
+        """Give back the host's shared concurrency slot (and pass a Retry-After pause to all)."""
         try:
-            result = await self._fetch(req, trace)
+            if pause:
+                await cluster.pause(host, pause)
+            await cluster.release(host, token)
+        except Exception as exc:  # the token expires by itself; the page is not lost
+            log.warning("Redis: could not release %s: %s", host, exc)
+
+    async def _handle(self, fetcher: Dispatcher, req: Request) -> tuple[Outcome, bool, float | None]:
+        last_attempt = req.attempts >= self.job.politeness.max_retries
+        trace_dir = self.opts.trace_dir
+        trace = trace_dir if (trace_dir and last_attempt) else None
+        try:
+            result = await fetcher.fetch(req, trace_dir=trace)
         except FetchError as exc:
             if exc.retryable and not last_attempt:
                 return self._retry(req, str(exc), exc.retry_after, pause_host=exc.status == 429)
-            if self.opts.trace_dir and trace is None and self.browser_fetcher is not None:
+            if trace_dir and trace is None and self.runtime is not None:
                 # Non-retryable failure: reproduce it once in a traced context for the user.
                 with contextlib.suppress(FetchError):
-                    result = await self.browser_fetcher.fetch(req, trace_dir=self.opts.trace_dir)
+                    result = await self.runtime.fetcher.fetch(req, trace_dir=trace_dir)
                     return await self._outcome(req, result), False, None
             self.counters.failed += 1
             return Outcome(Completion(req, "failed", error=str(exc)[:500])), False, None
@@ -333,127 +403,8 @@ class Crawler:
         completion = Completion(req, "retry", error=error[:500], not_before=time.time() + delay)
         return Outcome(completion), True, (delay if pause_host else None)
 
-    async def _fetch(self, req: Request, trace: Path | None) -> FetchResult:
-        mode = self.job.rendering.mode
-        if mode == "http" or self.browser_fetcher is None:
-            return await self._fetch_http(req)
-        if mode == "auto":
-            assert self.router is not None
-            # While the shape's samples render, this page is fetched over HTTP speculatively;
-            # the result is used (and its hooks run) only if the verdict lets HTTP serve it.
-            early = asyncio.create_task(self._http_get(req)) if self.router.will_wait(req.url) else None
-            try:
-                choice = await self.router.choose(req.url)
-            except BaseException:
-                await _discard(early)
-                raise
-            if choice == "http":
-                return await self._fetch_http(req, early)
-            if choice == "compare":
-                return await self._compare(req, trace, early)
-            await _discard(early)
-        try:
-            result = await self.browser_fetcher.fetch(req, trace_dir=trace)
-        except NeedsHttp:
-            return await self._fetch_http(req)
-        self.counters.browser += 1
-        return result
-
-    async def _fetch_http(self, req: Request, early: asyncio.Task[FetchResult] | None = None) -> FetchResult:
-        """An HTTP fetch with the browser's cookies, checked by the hooks like a rendered page."""
-        result = await (early if early is not None else self._http_get(req))
-        ctx = PageContext(request=req, page=None, response=None, result=result)
-        for hook in self.hooks:
-            await hook.after_snapshot(ctx)
-        return result
-
-    async def _http_get(self, req: Request) -> FetchResult:
-        assert self.http is not None
-        if self.browser_fetcher is not None and time.monotonic() - self._cookie_sync_at > 5.0:
-            # Every worker waits for the first sync: an HTTP fetch without the browser's cookies
-            # would be logged out. Later syncs refresh cookies the site rotated.
-            async with self._cookie_lock:
-                if time.monotonic() - self._cookie_sync_at > 5.0:
-                    self.http.set_cookies(await self.browser_fetcher.cookies())
-                    self._cookie_sync_at = time.monotonic()
-        result = await self.http.fetch(req.url)
-        self.counters.http += 1
-        return result
-
-    async def _compare(
-        self, req: Request, trace: Path | None, early: asyncio.Task[FetchResult] | None = None
-    ) -> FetchResult:
-        """Fetch over HTTP and in the browser; learn whether this URL shape needs rendering."""
-        assert self.router is not None and self.browser_fetcher is not None
-        try:
-            http_result = await self._fetch_http(req, early)
-        except FetchError:
-            http_result = None
-        try:
-            rendered = await self.browser_fetcher.fetch(req, trace_dir=trace)
-        except NeedsHttp:
-            if http_result is None:
-                self.router.abandon(req.url)
-                raise
-            self.router.record(req.url, True)
-            return http_result
-        except FetchError:
-            self.router.abandon(req.url)
-            raise
-        self.counters.browser += 1
-        if http_result is not None and http_result.html is not None:
-            static = same_content(
-                http_result.text or "",
-                {u for u, _ in http_result.links},
-                rendered.text or "",
-                {u for u, _ in rendered.links},
-            )
-            self.router.record(req.url, static)
-        else:
-            self.router.record(req.url, False)
-        return rendered
-
     async def _outcome(self, req: Request, result: FetchResult) -> Outcome:
-        outcome = await asyncio.to_thread(self._build_outcome, req, result)
+        assert self.scheduler is not None
+        outcome = await asyncio.to_thread(self.outcomes.build, req, result, self.scheduler.frontier.seen)
         self.counters.pages += 1
         return outcome
-
-    def _build_outcome(self, req: Request, result: FetchResult) -> Outcome:
-        """CPU part of finishing a page (runs in a worker thread)."""
-        final = canonical_url(result.final_url) if result.final_url.startswith("http") else req.url
-        depth = req.depth + 1
-        seen = self._seen()
-        links: list[tuple[str, str, int]] = []
-        new_urls: list[NewUrl] = []
-        for href, text in result.links:
-            try:
-                url = canonical_url(href)
-            except ValueError:
-                continue
-            in_scope = self.scope.allows(url, depth)
-            links.append((url, text, int(in_scope)))
-            if in_scope and url not in seen:
-                prio = self._link_priority(req, url, text)
-                if prio is None:
-                    continue
-                seen.add(url)
-                new_urls.append(NewUrl(url, host_key(url), depth, prio, req.url))
-        for href, kind in result.extra_urls:
-            url = canonical_url(href)
-            if url not in seen and self.scope.allows(url, depth):
-                seen.add(url)
-                new_urls.append(NewUrl(url, host_key(url), depth, float(depth), req.url, kind))
-        row = page_row(result, final, req.depth, req.parent, req.kind, self.job.output.store_html)
-        return Outcome(
-            Completion(req, "done"),
-            page=row,
-            links=links,
-            new_urls=new_urls,
-            extra_rows=result.extra_rows,
-        )
-
-    def _seen(self) -> Any:
-        assert self.scheduler is not None
-        frontier = self.scheduler.frontier
-        assert isinstance(frontier, SqliteFrontier)
-        return frontier.seen

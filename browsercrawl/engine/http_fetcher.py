@@ -1,20 +1,29 @@
 """The plain-HTTP path: for non-HTML resources and for pages that need no rendering.
 
-It shares cookies with the browser (see :meth:`HttpFetcher.set_cookies`) so a logged-in crawl can
-skip the browser where the server already sends the content.
+:class:`HttpClient` is the aiohttp session (shared with robots.txt); :class:`HttpFetcher` is the
+page fetcher the crawl uses, which runs the page hooks like the browser path does and carries the
+browser's cookies, so a logged-in crawl can skip the browser where the server already sends the
+content.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 
 import aiohttp
 from yarl import URL
 
+from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parse import parse_html
 from browsercrawl.engine.result import FetchError, FetchResult
+from browsercrawl.frontier.base import Request
+
+# How often the HTTP path takes the browser's cookies again (sites rotate session cookies).
+COOKIE_SYNC_SECONDS = 5.0
 
 MAX_BODY_BYTES = 20 * 1024 * 1024
 DEFAULT_UA = "Mozilla/5.0 (X11; Linux x86_64) browsercrawl/0.1"
@@ -38,7 +47,7 @@ def is_html(content_type: str) -> bool:
     return "html" in ct or "xml+xhtml" in ct
 
 
-class HttpFetcher:
+class HttpClient:
     """Fetches with aiohttp; HTML is parsed in a worker thread."""
 
     def __init__(self, session: aiohttp.ClientSession, timeout_seconds: float) -> None:
@@ -114,3 +123,49 @@ def check_status(status: int, headers: dict[str, str]) -> None:
         )
     if status >= 500:
         raise FetchError(f"HTTP {status}", retryable=True, status=status)
+
+
+class HttpFetcher:
+    """The crawl's HTTP page fetcher: the browser's cookies in, the hooks' checks out.
+
+    ``cookie_source`` (the browser runtime's cookies) is read before the first fetch and then every
+    few seconds; every fetch waits for the first read, because a fetch without the browser's
+    cookies would be served logged out.
+    """
+
+    via = "http"
+
+    def __init__(
+        self,
+        client: HttpClient,
+        hooks: Sequence[PageHook],
+        cookie_source: Callable[[], Awaitable[list[dict]]] | None = None,
+    ) -> None:
+        self.client = client
+        self.hooks = list(hooks)
+        self._cookie_source = cookie_source
+        self._cookies_at = -1e9
+        self._cookie_lock = asyncio.Lock()
+        self.fetched = 0
+
+    async def fetch(self, request: Request, *, trace_dir: Path | None = None) -> FetchResult:
+        """Fetch and let the hooks judge the page, like a rendered one (no trace on this path)."""
+        return await self.finish(request, await self.get(request))
+
+    async def get(self, request: Request) -> FetchResult:
+        """Fetch without running the hooks (auto mode fetches speculatively, then decides)."""
+        if self._cookie_source is not None and time.monotonic() - self._cookies_at > COOKIE_SYNC_SECONDS:
+            async with self._cookie_lock:
+                if time.monotonic() - self._cookies_at > COOKIE_SYNC_SECONDS:
+                    self.client.set_cookies(await self._cookie_source())
+                    self._cookies_at = time.monotonic()
+        result = await self.client.fetch(request.url)
+        self.fetched += 1
+        return result
+
+    async def finish(self, request: Request, result: FetchResult) -> FetchResult:
+        """Run the ``after_snapshot`` hooks on a fetched result."""
+        ctx = PageContext(request=request, page=None, response=None, result=result)
+        for hook in self.hooks:
+            await hook.after_snapshot(ctx)
+        return result

@@ -18,8 +18,6 @@ class CrawlCounters:
     retried: int = 0
     skipped: int = 0
     queued: int = 0
-    browser: int = 0
-    http: int = 0
 
     def rate(self) -> float:
         elapsed = time.monotonic() - self.started

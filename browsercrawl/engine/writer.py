@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 import zlib
 from collections.abc import Callable
@@ -19,9 +18,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from browsercrawl.engine.result import FetchResult
-from browsercrawl.frontier.base import Completion, NewUrl
-from browsercrawl.frontier.sqlite import add_urls, finish_requests
-from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.frontier.base import Completion, Frontier, NewUrl
+from browsercrawl.storage.base import PageTx, Store
 
 log = logging.getLogger(__name__)
 
@@ -72,73 +70,36 @@ def page_row(
     }
 
 
-def decompress_html(blob: bytes | None) -> str | None:
-    """Inverse of the compression used for ``pages.html``."""
-    return zlib.decompress(blob).decode("utf-8") if blob else None
+def commit_outcomes(
+    tx: PageTx, outcomes: list[Outcome], frontier: Frontier
+) -> tuple[set[str] | None, int, int]:
+    """Write a batch inside the store's transaction. Returns (hosts with new URLs or None when the
+    frontier records after the commit, pages stored, duplicates).
 
-
-_PAGE_COLUMNS = (
-    "url",
-    "requested_url",
-    "status",
-    "content_type",
-    "title",
-    "text",
-    "html",
-    "html_bytes",
-    "fetched_at",
-    "depth",
-    "via",
-    "fetch_ms",
-    "render_ms",
-    "links_count",
-    "referrer",
-    "kind",
-)
-_INSERT_PAGE = (
-    f"INSERT OR IGNORE INTO pages ({', '.join(_PAGE_COLUMNS)}) "
-    f"VALUES ({', '.join('?' for _ in _PAGE_COLUMNS)})"
-)
-
-
-def _insert_extra(conn: sqlite3.Connection, table: str, rows: list[dict[str, Any]]) -> None:
-    """Insert hook rows; tables are created up front by their owners (``CrawlDatabase.ensure_table``).
-
-    A row may carry ``__upsert__ = True`` to replace an existing row with the same primary key.
+    A page whose URL is stored already, from a request for the same URL, is a second delivery of
+    that request (its claim's lease ran out while its worker was slow, or the worker died between
+    the commit and the frontier's acknowledgement): nothing of it is written again.
     """
-    for row in rows:
-        upsert = row.pop("__upsert__", False)
-        cols = list(row)
-        verb = "INSERT OR REPLACE" if upsert else "INSERT OR IGNORE"
-        conn.execute(
-            f"{verb} INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
-            f"VALUES ({', '.join('?' for _ in cols)})",
-            [row[c] for c in cols],
-        )
-
-
-def commit_outcomes(conn: sqlite3.Connection, outcomes: list[Outcome]) -> tuple[set[str], int, int]:
-    """Write a batch (inside the caller's transaction). Returns (hosts with new URLs, pages, dups)."""
-    hosts: set[str] = set()
     stored = dups = 0
-    now = time.time()
+    new_urls: list[NewUrl] = []
     for o in outcomes:
         if o.page is not None:
-            cur = conn.execute(_INSERT_PAGE, [o.page[c] for c in _PAGE_COLUMNS])
-            if cur.rowcount:
+            page_id = tx.insert_page(o.page)
+            if page_id is not None:
                 stored += 1
-                page_id = cur.lastrowid
-                conn.executemany(
-                    "INSERT INTO links (page_id, url, text, in_scope) VALUES (?, ?, ?, ?)",
-                    [(page_id, u, t, s) for u, t, s in o.links],
-                )
+                if o.links:
+                    tx.insert_links(page_id, o.links)
             else:
                 dups += 1
+                if tx.stored_from(o.page["url"]) == o.page["requested_url"]:
+                    o.completion.error = "stored already by an earlier delivery of this request"
+                    new_urls.extend(o.new_urls)
+                    continue
                 o.completion.error = f"same final URL as an earlier page: {o.page['url']}"
         for table, rows in o.extra_rows.items():
-            _insert_extra(conn, table, rows)
-        hosts |= add_urls(conn, o.new_urls, now)
-    finish_requests(conn, [o.completion for o in outcomes])
+            tx.insert_rows(table, rows)
+        new_urls.extend(o.new_urls)
+    hosts = frontier.record(tx, new_urls, [o.completion for o in outcomes])
     return hosts, stored, dups
 
 
@@ -147,12 +108,16 @@ class ResultWriter:
 
     def __init__(
         self,
-        db: CrawlDatabase,
+        db: Store,
+        frontier: Frontier,
         on_commit: Callable[[set[str], list[Outcome]], None],
         max_batch: int = 64,
         max_delay: float = 0.05,
     ) -> None:
         self.db = db
+        self.frontier = frontier
+        self.store_seconds = 0.0  # time in the store's transactions (for the distributed figures)
+        self.settle_seconds = 0.0  # time recording completions in a frontier outside the store
         self._on_commit = on_commit
         self._pending: list[Outcome] = []
         self._max_batch = max_batch
@@ -186,7 +151,15 @@ class ResultWriter:
             return
         self.committing = len(batch)
         try:
-            hosts, stored, dups = await self.db.transaction(lambda conn: commit_outcomes(conn, batch))
+            t0 = time.perf_counter()
+            hosts, stored, dups = await self.db.write(lambda tx: commit_outcomes(tx, batch, self.frontier))
+            t1 = time.perf_counter()
+            self.store_seconds += t1 - t0
+            if hosts is None:
+                # Only now that the pages are safe may the shared frontier forget the claims.
+                hosts = await self.frontier.settle([u for o in batch for u in o.new_urls],
+                                                   [o.completion for o in batch])
+                self.settle_seconds += time.perf_counter() - t1
         finally:
             self.committing = 0
         self.pages_stored += stored

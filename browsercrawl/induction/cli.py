@@ -123,7 +123,7 @@ def _load_values(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
 @click.option("--out", "out_file", required=True, metavar="W.json", help="Where to write it.")
 def learn_cmd(sample_a: str, sample_b: str, values_file: str, out_file: str) -> None:
     """Learn label -> CSS path rules from two sample pages and their values."""
-    from browsercrawl.induction.wrapper import learn_wrapper
+    from browsercrawl.wrappers import learn_wrapper
 
     values = _load_values(values_file)
     html = (_read_text(sample_a, "sample page"), _read_text(sample_b, "sample page"))
@@ -145,7 +145,7 @@ def learn_cmd(sample_a: str, sample_b: str, values_file: str, out_file: str) -> 
 @click.option("--jsonl", is_flag=True, help="One JSON object a line (the default and only format).")
 def apply_cmd(wrapper_file: str, files: tuple[str, ...], jsonl: bool) -> None:
     """Extract the wrapper's labels from saved pages: one JSON line per file."""
-    from browsercrawl.induction.wrapper import Wrapper
+    from browsercrawl.wrappers import Wrapper
 
     w = Wrapper.load(wrapper_file)
     for f in files:

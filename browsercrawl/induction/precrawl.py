@@ -36,7 +36,7 @@ from browsercrawl.induction.pages import (
 from browsercrawl.induction.profile import ClusterReport, SiteProfile
 from browsercrawl.induction.regex import assign_regexes, cluster_regex
 from browsercrawl.induction.urlmodel import ParsedUrl, parse_url
-from browsercrawl.induction.wrapper import learn_wrapper
+from browsercrawl.wrappers import learn_wrapper
 
 MAX_DIRECTORY_CLASSES = 10
 

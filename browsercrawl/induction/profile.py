@@ -16,7 +16,7 @@ from typing import Any
 
 from browsercrawl.errors import UserError
 from browsercrawl.induction.urlmodel import canonical
-from browsercrawl.induction.wrapper import Value, Wrapper
+from browsercrawl.wrappers import Value, Wrapper
 
 FORMAT = "browsercrawl-profile/1"
 

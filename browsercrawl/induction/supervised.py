@@ -1,13 +1,13 @@
 """The supervised crawl: a site profile steering the engine and filling the ``records`` table.
 
-Two pieces plug into the :class:`~browsercrawl.engine.crawler.Crawler` (see ``engine/assemble.py``):
+The induction part (``induction/part.py``) plugs two pieces into the crawl:
 
 * :class:`InductionHook` (``after_snapshot``) computes each page's tunneling weight (0 when its
   link-free text matches the keywords or it links to a target-class URL, else its parent's + 1)
   and, on a page of the target class, applies the wrapper and adds one row to ``records``.
   Weights go to a small ``induction_weights`` table too, committed with the page, so a resumed
   crawl knows the weights of the pages it already fetched.
-* :meth:`InductionPart.link_priority` follows only URLs of the target or a directory class, from
+* :meth:`SupervisedLinks.priority` follows only URLs of the target or a directory class, from
   pages whose weight is within the profile's threshold, with the parent's weight as priority
   (the frontier serves lowest first): the weight of a page is known only after fetching it, so a
   link waits with its parent's weight, as in the pre-crawl.
@@ -19,22 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from browsercrawl.config import JobConfig
+from browsercrawl.config.induction import RESERVED_COLUMNS
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.urls import canonical_url
-from browsercrawl.induction.jobconfig import RESERVED_COLUMNS, induction_config
 from browsercrawl.induction.pages import TunnelingScorer, text_without_links
 from browsercrawl.induction.profile import SiteProfile
 from browsercrawl.induction.urlmodel import canonical
-from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.base import Store
 
 RECORDS = "records"
 WEIGHTS = "induction_weights"
@@ -103,43 +101,30 @@ class InductionHook(PageHook):
             rows.setdefault(RECORDS, []).append({**facts.record, "__upsert__": True})
 
 
-@dataclass
-class InductionPart:
-    """What the induction contributes to a crawl: a hook, tables and (supervised) link priority."""
+class SupervisedLinks:
+    """The supervised crawl's link filter (see the module docstring)."""
 
-    profile: SiteProfile
-    supervised: bool
-    weights: dict[str, int] = field(default_factory=dict)
+    def __init__(self, profile: SiteProfile, hook: InductionHook) -> None:
+        self.profile = profile
+        self.hook = hook
 
-    def __post_init__(self) -> None:
-        self.hook = InductionHook(self.profile, self.weights)
-
-    @property
-    def labels(self) -> list[str]:
-        return [r.label for r in self.profile.wrapper.rules] if self.profile.wrapper else []
-
-    def link_priority(self, req: Request, url: str, anchor_text: str) -> float | None:
+    def priority(self, req: Request, url: str, anchor_text: str) -> float | None:
         """Target/directory URLs from pages within the weight threshold; priority = page weight."""
-        weight = self.weights.get(req.url)
+        weight = self.hook.weights.get(req.url)
         if weight is None:
             weight = self.hook.parent_weight(req) or 0
         if not self.profile.within_weight(weight) or not self.profile.should_follow(url):
             return None
         return float(weight)
 
-    def tables(self, db: CrawlDatabase) -> None:
-        """``records`` (one column per label) and ``induction_weights``; reload known weights."""
-        columns: dict[str, Any] = {"url": str, **{label: str for label in self.labels}, "extracted_at": str}
-        db.ensure_table(RECORDS, columns, pk="url")
-        db.ensure_table(WEIGHTS, {"url": str, "weight": int}, pk="url")
-        # A profile induced again may name new labels: add their columns (no crawl is running yet).
-        with sqlite3.connect(db.path, timeout=10) as conn:
-            have = {r[1] for r in conn.execute(f"PRAGMA table_info([{RECORDS}])")}
-            for label in self.labels:
-                if label not in have:
-                    conn.execute(f"ALTER TABLE [{RECORDS}] ADD COLUMN [{label}] TEXT")
-            self.weights.update(dict(conn.execute(f"SELECT url, weight FROM [{WEIGHTS}]").fetchall()))
-        conn.close()
+
+def create_tables(db: Store, labels: list[str], weights: dict[str, int]) -> None:
+    """``records`` (one column per label) and ``induction_weights``; reload known weights."""
+    columns: dict[str, Any] = {"url": str, **{label: str for label in labels}, "extracted_at": str}
+    # A profile induced again may name new labels: ensure_table adds their columns.
+    db.ensure_table(RECORDS, columns, pk="url")
+    db.ensure_table(WEIGHTS, {"url": str, "weight": int}, pk="url")
+    weights.update(dict(db.read(f"SELECT url, weight FROM [{WEIGHTS}]")))
 
 
 def load_profile(path: Path) -> SiteProfile:
@@ -151,22 +136,3 @@ def load_profile(path: Path) -> SiteProfile:
                 f"{path}: wrapper label {rule.label!r} is a column of the records table; rename it"
             )
     return profile
-
-
-def induction_part(job: JobConfig, job_path: str | Path | None = None) -> InductionPart | None:
-    """None when the job has no ``[induction]`` section or no profile yet; UserError on bad input.
-
-    A job with ``supervised = true`` but no profile file is an error: run ``browsercrawl induce``
-    first. Without the key, a missing profile just means an ordinary crawl.
-    """
-    ind = induction_config(job, Path(job_path) if job_path else None)
-    if ind is None:
-        return None
-    path = ind.profile_path
-    if not path.is_file():
-        if ind.config.supervised:
-            raise UserError(
-                f"{ind.source}: induction.profile: {path} does not exist; run `browsercrawl induce` first"
-            )
-        return None
-    return InductionPart(load_profile(path), ind.supervised)

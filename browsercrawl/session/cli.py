@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,7 +21,16 @@ from typing import Any
 
 import click
 
-from browsercrawl.errors import UserError
+from browsercrawl.config.session import CaptchaConfig, LoggedInSignal, LoggedOutSignal
+from browsercrawl.engine.browser import LaunchOptions, open_browser
+from browsercrawl.errors import LoginError, UserError
+from browsercrawl.session.detect import Detector, logged_in
+from browsercrawl.session.flow import load_flow, replay_flow, save_flow
+from browsercrawl.session.formlogin import form_login
+from browsercrawl.session.login import LoginSettings, traced_login
+from browsercrawl.session.recorder import record_flow
+from browsercrawl.session.secrets import keyring_secret
+from browsercrawl.session.state import capture_state, load_state, restore_session_storage, save_state
 
 _PLACEHOLDER_ENV = "BC_PASSWORD"
 
@@ -58,8 +68,6 @@ def _login_options(f: Callable) -> Callable:
 
 
 def _settings(kw: dict[str, Any], login_url: str | None) -> Any:
-    from browsercrawl.session.config import CaptchaConfig, LoggedInSignal
-    from browsercrawl.session.login import LoginSettings
 
     if kw.get("pause_on_error") and not kw.get("headed"):
         raise UserError("--pause-on-error needs --headed (there is no browser window to pause in)")
@@ -76,7 +84,6 @@ def _settings(kw: dict[str, Any], login_url: str | None) -> Any:
 
 
 def _password(env: str | None, keyring_service: str | None, username: str, option: str) -> str:
-    from browsercrawl.session.config import keyring_secret
 
     if keyring_service:
         return keyring_secret(keyring_service, username, "--password-keyring")
@@ -89,27 +96,17 @@ def _password(env: str | None, keyring_service: str | None, username: str, optio
 
 def _run_in_browser(kw: dict[str, Any], body: Callable[[Any], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
     """Launch Chromium (headless unless --headed), run ``body(context)``, close everything."""
-    from browsercrawl.session.browser import LaunchOptions, launch_chromium
-
     launch = LaunchOptions(headless=not kw.get("headed"), slow_mo_ms=kw.get("slow_mo") or 0)
     launch.as_kwargs()  # a missing display or Chromium fails here, before Playwright starts
 
     async def main() -> dict[str, Any]:
-        from playwright.async_api import async_playwright
-
-        async with async_playwright() as pw:
-            browser = await launch_chromium(pw, launch)
-            try:
-                context = await browser.new_context()
-                return await body(context)
-            finally:
-                await browser.close()
+        async with open_browser(launch) as browser:
+            return await body(await browser.new_context())
 
     return asyncio.run(main())
 
 
 async def _finish_login(context: Any, kw: dict[str, Any], outcome: Any) -> dict[str, Any]:
-    from browsercrawl.session.state import capture_state, save_state
 
     state = await capture_state(context)
     out: dict[str, Any] = {"logged_in": True, "attempts": outcome.attempts,
@@ -150,12 +147,7 @@ def record(url: str, out: Path, state_out: Path | None, password_env: str, passw
            samples_dir: Path | None, done_selector: str | None, done_url: str | None, timeout: float,
            cdp_port: int | None, slow_mo: float, headed: bool, verbose: bool) -> None:
     """Open URL in a headed browser and record the login a person does there as a flow file."""
-    import re
 
-    from browsercrawl.session.browser import LaunchOptions
-    from browsercrawl.session.flow import save_flow
-    from browsercrawl.session.recorder import record_flow
-    from browsercrawl.session.state import save_state
 
     _logging(verbose)
     if not re.match(r"^https?://[^/\s]+", url):
@@ -199,8 +191,6 @@ def record(url: str, out: Path, state_out: Path | None, password_env: str, passw
 @_login_options
 def replay(flow_file: Path, username: str | None, password_env: str | None, **kw: Any) -> None:
     """Replay a recorded login flow headless: fill secrets, solve the CAPTCHA, verify, save state."""
-    from browsercrawl.session.flow import load_flow, replay_flow
-    from browsercrawl.session.login import traced_login
 
     _logging(kw["verbose"])
     flow = load_flow(flow_file)
@@ -229,8 +219,6 @@ def replay(flow_file: Path, username: str | None, password_env: str | None, **kw
 @_login_options
 def form(url: str, username: str, password_env: str, password_keyring: str | None, **kw: Any) -> None:
     """Find the login form at URL and log in with it (no recording needed)."""
-    from browsercrawl.session.formlogin import form_login
-    from browsercrawl.session.login import traced_login
 
     _logging(kw["verbose"])
     password = _password(password_env, password_keyring, username, "--password-env")
@@ -257,10 +245,6 @@ def form(url: str, username: str, password_env: str, password_keyring: str | Non
 def check(url: str, state_file: Path, fmt: str, logged_in_selector: str | None, login_url: str | None,
           **kw: Any) -> None:
     """Open URL with a saved state and say whether it is still logged in (exit 3 if not)."""
-    from browsercrawl.errors import LoginError
-    from browsercrawl.session.config import LoggedInSignal, LoggedOutSignal
-    from browsercrawl.session.detect import Detector, logged_in
-    from browsercrawl.session.state import load_state
 
     _logging(kw["verbose"])
     state = load_state(state_file, fmt)
@@ -268,7 +252,6 @@ def check(url: str, state_file: Path, fmt: str, logged_in_selector: str | None, 
 
     async def body(context: Any) -> dict[str, Any]:
         browser = context.browser
-        from browsercrawl.session.state import restore_session_storage
 
         ctx = await browser.new_context(storage_state=state.storage_state())
         await restore_session_storage(ctx, state)
@@ -296,7 +279,6 @@ def state() -> None:
               default="auto", show_default=True, help="Format of SOURCE.")
 def state_import(source: Path, out: Path, fmt: str) -> None:
     """Read SOURCE (cookies.txt, extension JSON, storage state) into a state file (mode 600)."""
-    from browsercrawl.session.state import load_state, save_state
 
     st = load_state(source, fmt)
     save_state(st, out, "playwright")
@@ -310,7 +292,6 @@ def state_import(source: Path, out: Path, fmt: str) -> None:
               required=True, help="Format to write.")
 def state_export(source: Path, out: Path, fmt: str) -> None:
     """Write a state file as FORMAT (mode 600); cookie-only formats drop local/sessionStorage."""
-    from browsercrawl.session.state import load_state, save_state
 
     st = load_state(source)
     save_state(st, out, fmt)

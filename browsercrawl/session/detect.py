@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from browsercrawl.session.config import LoggedInSignal, LoggedOutSignal
+from browsercrawl.config.session import LoggedInSignal, LoggedOutSignal
 from browsercrawl.session.state import cookie_is_live
 
 if TYPE_CHECKING:

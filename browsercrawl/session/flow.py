@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from browsercrawl.config import _format_validation_error
+from browsercrawl.config.errors import format_validation_error
+from browsercrawl.config.session import LoggedInSignal
 from browsercrawl.errors import LoginError, UserError
-from browsercrawl.session.config import LoggedInSignal, keyring_secret
 from browsercrawl.session.login import (
     CaptchaSeen,
     LoginOutcome,
@@ -33,6 +33,7 @@ from browsercrawl.session.login import (
     run_login,
     solve_captcha,
 )
+from browsercrawl.session.secrets import keyring_secret
 from browsercrawl.session.state import write_private
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ def load_flow(path: str | Path) -> Flow:
     try:
         return Flow.model_validate(data)
     except ValidationError as exc:
-        raise UserError(_format_validation_error(path, exc)) from None
+        raise UserError(format_validation_error(path, exc)) from None
 
 
 def save_flow(flow: Flow, path: str | Path) -> None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from browsercrawl.config.session import FormSelectors
 from browsercrawl.errors import LoginError
-from browsercrawl.session.config import FormSelectors
 from browsercrawl.session.login import (
     CaptchaSeen,
     LoginOutcome,

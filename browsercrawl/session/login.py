@@ -22,8 +22,7 @@ import click
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from browsercrawl.errors import LoginError
-from browsercrawl.session.config import (
+from browsercrawl.config.session import (
     DEFAULT_CAPTCHA_TEXTS,
     DEFAULT_FAILURE_TEXTS,
     DEFAULT_LOCKED_TEXTS,
@@ -32,6 +31,7 @@ from browsercrawl.session.config import (
     LoggedOutSignal,
     SessionConfig,
 )
+from browsercrawl.errors import LoginError
 from browsercrawl.session.detect import Detector, logged_in
 
 if TYPE_CHECKING:

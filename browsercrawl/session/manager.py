@@ -23,13 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from browsercrawl.config import JobConfig
+from browsercrawl.config.session import Account, SessionConfig
 from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
 from browsercrawl.errors import LoginError, UserError
-from browsercrawl.session.config import Account, SessionConfig, resolve_password
 from browsercrawl.session.detect import reason_kind
 from browsercrawl.session.flow import load_flow, replay_flow
 from browsercrawl.session.formlogin import form_login
 from browsercrawl.session.login import AccountLocked, LoginSettings, WrongCredentials, traced_login
+from browsercrawl.session.secrets import resolve_password
 from browsercrawl.session.state import (
     SessionState,
     capture_state,
@@ -39,10 +42,7 @@ from browsercrawl.session.state import (
 )
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Page
-
-    from browsercrawl.config import JobConfig
-    from browsercrawl.engine.crawler import Crawler
+    from playwright.async_api import Browser, BrowserContext, Page
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,14 @@ class AccountSlot:
     @property
     def name(self) -> str:
         return self.account.username if self.account else "(saved state)"
+
+
+@dataclass
+class _PageNote:
+    """What the session hook remembers during one page's fetch."""
+
+    generation: int | None = None  # the context's login generation when navigation started
+    refused: str | None = None  # why the page must not be stored (it was served logged out)
 
 
 @dataclass(eq=False)
@@ -102,23 +110,21 @@ class SessionManager(PageHook):
             self.settings.logged_in = self.flow.logged_in
         self.slots = [AccountSlot(a, i) for i, a in enumerate(cfg.accounts)] or [AccountSlot(None, 0)]
         self.contexts: dict[BrowserContext, ContextInfo] = {}
-        self.crawler: Crawler | None = None
+        self.handle: CrawlHandle = StandaloneHandle()
+        self.mine: set[int] | None = None  # this worker's share of the accounts (all, on one machine)
         self.fatal: LoginError | None = None
         self.logins = 0
         self.relogins = 0
         self.pages_refused = 0
         self.lost_reasons: Counter[str] = Counter()
         self.retired: list[dict[str, str]] = []
-        self._holds: Counter[str] = Counter()
         if cfg.method == "state":
             self._load_saved_states()
 
     # -- wiring ------------------------------------------------------------------------------
-    def attach(self, crawler: Crawler) -> None:
-        """Become the crawler's context factory and report into its summary."""
-        self.crawler = crawler
-        crawler.context_factory = self.new_context
-        crawler.session_part = self
+    def bind(self, handle: CrawlHandle) -> None:
+        """The crawl this session serves: it holds hosts during re-logins and stops on a fatal one."""
+        self.handle = handle
 
     def _load_saved_states(self) -> None:
         for slot in self.slots:
@@ -144,10 +150,8 @@ class SessionManager(PageHook):
         }
 
     # -- contexts ----------------------------------------------------------------------------
-    async def new_context(self, previous: BrowserContext | None) -> BrowserContext:
+    async def new_context(self, browser: Browser, previous: BrowserContext | None) -> BrowserContext:
         """The ContextFactory: a logged-in context (state carried over when recycling)."""
-        assert self.crawler is not None and self.crawler.browser_fetcher is not None
-        browser = self.crawler.browser_fetcher.browser
         if previous is not None and previous in self.contexts:
             info = self.contexts[previous]
             if info.slot.retired is None:
@@ -156,6 +160,8 @@ class SessionManager(PageHook):
                 ctx = await self._open(browser, info.slot.state)
                 self._register(ctx, info.slot, info.generation)
                 return ctx
+        if self.mine is None:
+            self.mine = set(await self.handle.pool_share(len(self.slots)))
         slot = self._pick_slot()
         ctx = await self._open(browser, slot.state if slot else None)
         if slot is None:
@@ -166,7 +172,7 @@ class SessionManager(PageHook):
                 await self._login_with_fallback(ctx, info)
         return ctx
 
-    async def _open(self, browser: Any, state: SessionState | None) -> BrowserContext:
+    async def _open(self, browser: Browser, state: SessionState | None) -> BrowserContext:
         ctx = await browser.new_context(
             user_agent=self.job.rendering.user_agent,
             storage_state=state.storage_state() if state else None,
@@ -194,7 +200,10 @@ class SessionManager(PageHook):
         if not live:
             self._fail(LoginError(f"{self.where}: every account is retired ({self._retired_text()})"))
             return None
-        return min(live, key=lambda s: (s.contexts, s.index))
+        # Workers on several machines each log in with their own share of the pool, and take
+        # another's account only when all of theirs are retired.
+        ours = [s for s in live if self.mine is None or s.index in self.mine]
+        return min(ours or live, key=lambda s: (s.contexts, s.index))
 
     def _retired_text(self) -> str:
         return "; ".join(f"{r['username']}: {r['reason']}" for r in self.retired) or "none usable"
@@ -277,9 +286,7 @@ class SessionManager(PageHook):
     def _fail(self, exc: LoginError) -> None:
         if self.fatal is None:
             self.fatal = exc
-            log.error("%s", exc)
-            if self.crawler is not None:
-                self.crawler.stop()
+            self.handle.fail(exc)
 
     # -- the page hook -----------------------------------------------------------------------
     async def before_navigation(self, ctx: PageContext) -> None:
@@ -287,7 +294,7 @@ class SessionManager(PageHook):
         info = self.contexts.get(ctx.page.context)
         if info is None:
             return
-        ctx.state["session_generation"] = info.generation
+        ctx.note(_PageNote).generation = info.generation
         delay = self.cfg.delay_for(info.slot.account)
         if delay > 0:
             slot = info.slot
@@ -300,8 +307,9 @@ class SessionManager(PageHook):
     async def after_navigation(self, ctx: PageContext) -> None:
         page = ctx.page
         assert page is not None
+        note = ctx.note(_PageNote)
         if self.fatal is not None:
-            ctx.state["session_refused"] = "login impossible"
+            note.refused = "login impossible"
             return
         reason = await self.detector.lost_reason(page, ctx.response)
         if reason is None:
@@ -309,12 +317,12 @@ class SessionManager(PageHook):
         self.lost_reasons[reason_kind(reason)] += 1
         info = self.contexts.get(page.context)
         if info is None:
-            ctx.state["session_refused"] = reason
+            note.refused = reason
             return
         host = ctx.request.host
-        seen = ctx.state.get("session_generation", info.generation)
+        seen = note.generation if note.generation is not None else info.generation
         timeout_ms = self.job.rendering.timeout_seconds * 1000
-        self._hold(host)
+        self.handle.hold_host(host)
         try:
             # A session can die again before this tab's re-navigation lands (other tabs spent it,
             # or the site allows few requests per login). That is not the page's fault, so it
@@ -326,7 +334,7 @@ class SessionManager(PageHook):
                         log.info("session of %s lost on %s (%s); logging in again", info.slot.name,
                                  ctx.request.url, reason)
                         if not await self._login_with_fallback(page.context, info):
-                            ctx.state["session_refused"] = reason
+                            note.refused = reason
                             return
                         self.relogins += 1
                     seen = info.generation
@@ -336,15 +344,15 @@ class SessionManager(PageHook):
                 reason = await self.detector.lost_reason(page, ctx.response)
                 if reason is None:
                     return
-            ctx.state["session_refused"] = reason
+            note.refused = reason
         finally:
-            self._release(host)
+            self.handle.release_host(host)
 
     async def after_snapshot(self, ctx: PageContext) -> None:
         result = ctx.result
         if result is None:
             return
-        reason = ctx.state.get("session_refused")
+        reason = ctx.note(_PageNote).refused
         if reason is None:
             reason = self.detector.lost_reason_http(result, form_in_html=ctx.page is None)
         if reason is not None:
@@ -352,36 +360,3 @@ class SessionManager(PageHook):
             result.title = f"session lost ({reason})"
             result.extra_rows.clear()
             self.pages_refused += 1
-
-    # -- holding hosts -----------------------------------------------------------------------
-    def _hold(self, host: str) -> None:
-        sched = self.crawler.scheduler if self.crawler else None
-        self._holds[host] += 1
-        if sched is not None and host in sched.slots:
-            sched.hold(host)
-
-    def _release(self, host: str) -> None:
-        sched = self.crawler.scheduler if self.crawler else None
-        self._holds[host] -= 1
-        if self._holds[host] <= 0:
-            del self._holds[host]
-            if sched is not None and host in sched.slots:
-                sched.release(host)
-
-
-def session_part(
-    job: JobConfig, trace_dir: Path | None = None, pause_on_error: bool = False, headed: bool = False
-) -> SessionManager | None:
-    """The job's session manager, or None without a ``[session]`` section (validated here)."""
-    if job.session is None:
-        return None
-    from browsercrawl.session.config import parse_session
-
-    source = job.source_path
-    cfg = parse_session(job.session, source, job.base_dir)
-    manager = SessionManager(cfg, job, job_path=source, trace_dir=trace_dir, pause_on_error=pause_on_error,
-                             headed=headed)
-    if cfg.accounts and manager.can_log_in():
-        for i, account in enumerate(cfg.accounts):  # a missing secret fails before the browser starts
-            resolve_password(account, f"{source}: session.accounts.{i}")
-    return manager

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Page
 
+from browsercrawl.config.session import LoggedInSignal, LoggedOutSignal
+from browsercrawl.engine.browser import LaunchOptions, open_browser
 from browsercrawl.errors import LoginError
-from browsercrawl.session.browser import LaunchOptions, launch_chromium
-from browsercrawl.session.config import LoggedInSignal, LoggedOutSignal
 from browsercrawl.session.detect import Detector, learn_signal, logged_in, login_snapshot
 from browsercrawl.session.flow import Flow, Step, Target
 from browsercrawl.session.state import SessionState, capture_state
@@ -113,50 +113,45 @@ async def record_flow(
     events: list[dict[str, Any]] = []
     detector = Detector(LoggedOutSignal(), login_url or url)
 
-    async with async_playwright() as pw:
-        browser = await launch_chromium(pw, launch)
+    async with open_browser(launch) as browser:
+        context = await browser.new_context()
+
+        async def on_event(source: Any, step: dict[str, Any]) -> None:
+            step = {k: v for k, v in step.items() if v is not None}
+            step.pop("secret", None)
+            events.append(step)
+            log.info("recorded %s", step["action"])
+
+        await context.expose_binding("__bcRecord", on_event)
+        await context.add_init_script(script=LISTENER_JS)
+        page = await context.new_page()
+
+        def on_nav(frame: Any) -> None:
+            if frame == page.main_frame and len(events) and events[-1]["action"] != "navigated":
+                events.append({"action": "navigated", "url": frame.url})
+
+        page.on("framenavigated", on_nav)
+        await page.goto(url, wait_until="load")
+        before = await login_snapshot(page)
+        if on_ready is not None:
+            on_ready()
+        person_task = asyncio.create_task(person(page)) if person else None
         try:
-            context = await browser.new_context()
-
-            async def on_event(source: Any, step: dict[str, Any]) -> None:
-                step = {k: v for k, v in step.items() if v is not None}
-                step.pop("secret", None)
-                events.append(step)
-                log.info("recorded %s", step["action"])
-
-            await context.expose_binding("__bcRecord", on_event)
-            await context.add_init_script(script=LISTENER_JS)
-            page = await context.new_page()
-
-            def on_nav(frame: Any) -> None:
-                if frame == page.main_frame and len(events) and events[-1]["action"] != "navigated":
-                    events.append({"action": "navigated", "url": frame.url})
-
-            page.on("framenavigated", on_nav)
-            await page.goto(url, wait_until="load")
-            before = await login_snapshot(page)
-            if on_ready is not None:
-                on_ready()
-            person_task = asyncio.create_task(person(page)) if person else None
-            try:
-                await _wait_until_done(
-                    page, events, detector, done_selector, done_url, timeout_seconds, person_task
-                )
-            finally:
-                if person_task is not None and not person_task.done():
-                    person_task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await person_task
-            after = await login_snapshot(page)
-            signal = LoggedInSignal(selector=done_selector, url_regex=done_url)
-            if signal.is_empty():
-                signal = learn_signal(before, after)
-            if not await logged_in(page, signal, detector):
-                raise LoginError(f"recording at {url}: the end page does not look logged in")
-            state = await capture_state(context)
+            await _wait_until_done(
+                page, events, detector, done_selector, done_url, timeout_seconds, person_task
+            )
         finally:
-            with contextlib.suppress(Exception):
-                await browser.close()
+            if person_task is not None and not person_task.done():
+                person_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await person_task
+        after = await login_snapshot(page)
+        signal = LoggedInSignal(selector=done_selector, url_regex=done_url)
+        if signal.is_empty():
+            signal = learn_signal(before, after)
+        if not await logged_in(page, signal, detector):
+            raise LoginError(f"recording at {url}: the end page does not look logged in")
+        state = await capture_state(context)
     steps, captchas = _build_steps(events, password_placeholder)
     flow = Flow(
         start_url=url,

@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from browsercrawl.social.config import SocialConfig
+from browsercrawl.config.social import SocialConfig
 from browsercrawl.social.extract import parse_time, read_list
 
 if TYPE_CHECKING:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
+from browsercrawl.config.social import ListSource, RelationKind, SocialConfig
 from browsercrawl.frontier.urls import canonical_url
-from browsercrawl.social.config import ListSource, RelationKind, SocialConfig
 
 if TYPE_CHECKING:
     from playwright.async_api import Page

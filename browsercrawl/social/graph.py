@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import json
-import sqlite3
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,17 +19,20 @@ from browsercrawl.errors import UserError
 EDGE_COLUMNS = ("kind", "from_id", "to_id", "first_seen", "last_seen")
 
 
-def _tables(conn: sqlite3.Connection) -> set[str]:
+def _tables(conn: Any) -> set[str]:
+    """Table names of a storage Reader (either backend) or of a sqlite3 connection."""
+    if hasattr(conn, "tables"):
+        return set(conn.tables())
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 
 
-def edges(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+def edges(conn: Any) -> list[tuple[Any, ...]]:
     return conn.execute(
         f"SELECT {', '.join(EDGE_COLUMNS)} FROM relations WHERE removed_at IS NULL "
         "ORDER BY kind, from_id, to_id").fetchall()
 
 
-def nodes(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+def nodes(conn: Any) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for pid, url, fields, items, rate in conn.execute(
             "SELECT id, url, fields, items, rate_per_day FROM people ORDER BY id"):
@@ -43,7 +45,7 @@ def nodes(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
     return out
 
 
-def write_graph(conn: sqlite3.Connection, out: str | Path, source: str = "database") -> int:
+def write_graph(conn: Any, out: str | Path, source: str = "database") -> int:
     """Write ``out`` (``.csv`` edge list or ``.graphml``); returns the number of edges written."""
     if "relations" not in _tables(conn):
         raise UserError(f"{source}: no relations table (not a social crawl)")
@@ -99,7 +101,7 @@ def _text(value: Any) -> str:
     return quoteattr("" if value is None else str(value))[1:-1]
 
 
-def graph_stats(conn: sqlite3.Connection) -> dict[str, Any] | None:
+def graph_stats(conn: Any) -> dict[str, Any] | None:
     """Figures for ``browsercrawl stats``: size, degrees, reciprocity, components, revisits."""
     tables = _tables(conn)
     if "relations" not in tables or "people" not in tables:

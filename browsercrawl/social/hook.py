@@ -11,22 +11,28 @@ followed unless ``follow_links`` says so: the graph of people is the crawl order
 from __future__ import annotations
 
 import logging
-import sqlite3
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from browsercrawl.config import JobConfig
+from browsercrawl.config.social import SocialConfig
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.frontier.base import Request
 from browsercrawl.social.clock import SiteClock
-from browsercrawl.social.config import SocialConfig
 from browsercrawl.social.extract import PersonMatcher, PersonSnapshot, read_person
 from browsercrawl.social.store import Edge, create_tables, edges_of, iso, item_rows, person_row
-from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.base import Store
 
 log = logging.getLogger(__name__)
 
 PERSON_KIND = "person"
+
+
+@dataclass
+class _PageNote:
+    """The person read from the live page before its snapshot, if it is a person's page."""
+
+    snapshot: PersonSnapshot | None = None
 
 
 class SocialHook(PageHook):
@@ -39,7 +45,7 @@ class SocialHook(PageHook):
         self.clock = SiteClock(cfg)
         self.wrapper = None
         if cfg.wrapper:
-            from browsercrawl.induction.wrapper import Wrapper
+            from browsercrawl.wrappers import Wrapper
 
             self.wrapper = Wrapper.load(cfg.wrapper)
         self.first_seen: dict[str, float] = {}  # person id -> first visit (site time)
@@ -50,26 +56,24 @@ class SocialHook(PageHook):
         self.collect: dict[str, tuple[PersonSnapshot, dict[str, Any]]] | None = None
 
     # -- set-up ---------------------------------------------------------------------------------
-    def tables(self, db: CrawlDatabase) -> None:
+    def tables(self, db: Store) -> None:
         """Create the social tables and reload what an earlier (interrupted) run already knew."""
         create_tables(db)
-        self.load_state(db.path)
+        self.load_state(db)
 
-    def load_state(self, path: Path) -> None:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            for pid, first, visits in conn.execute("SELECT id, first_seen_ts, visits FROM people"):
-                self.first_seen[pid] = first
-                self.visits[pid] = visits or 0
-                self.known.add(pid)
-            for url, in conn.execute("SELECT url FROM frontier WHERE kind=?", (PERSON_KIND,)):
+    def load_state(self, db: Store) -> None:
+        for pid, first, visits in db.read("SELECT id, first_seen_ts, visits FROM people"):
+            self.first_seen[pid] = first
+            self.visits[pid] = visits or 0
+            self.known.add(pid)
+        # The frontier is a table of the database unless the crawl's queue is shared (Redis).
+        if db.has_table("frontier"):
+            for url, in db.read("SELECT url FROM frontier WHERE kind=?", (PERSON_KIND,)):
                 pid = self.matcher.id_of(url)
                 if pid is not None:
                     self.known.add(pid)
-            for kind, a, b, first in conn.execute("SELECT kind, from_id, to_id, first_seen FROM relations"):
-                self.edge_first[(kind, a, b)] = first
-        finally:
-            conn.close()
+        for kind, a, b, first in db.read("SELECT kind, from_id, to_id, first_seen FROM relations"):
+            self.edge_first[(kind, a, b)] = first
 
     def link_priority(self, req: Request, url: str, text: str) -> float | None:
         """Engine link filter: by default hyperlinks are not followed, only relation lists are."""
@@ -89,10 +93,10 @@ class SocialHook(PageHook):
             return  # not a person's page
         if not self.clock.probed:
             await self.clock.probe(page.context, self.base_url)
-        ctx.state["social"] = snap
+        ctx.note(_PageNote).snapshot = snap
 
     async def after_snapshot(self, ctx: PageContext) -> None:
-        snap: PersonSnapshot | None = ctx.state.get("social")
+        snap = ctx.note(_PageNote).snapshot
         result = ctx.result
         if snap is None or result is None or not result.store or not 200 <= result.status < 400:
             return

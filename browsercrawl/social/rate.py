@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from browsercrawl.social.config import DAY
+from browsercrawl.config.social import DAY
 
 
 def estimate_rate(

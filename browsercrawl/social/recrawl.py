@@ -3,8 +3,8 @@
 Policy: ``P(change since last visit) = 1 - exp(-rate * (now - last_visit))`` with the rate
 stored at the person's last visit (``rate.py``) and ``now`` the site time (``clock.py``); the top N
 are revisited. ``strategy="random"`` revisits N people drawn uniformly - the baseline the
-benchmark compares with. Each revisit goes through the engine's :class:`BrowserFetcher` with the
-job's hooks (so a session part can log in again) and is diffed against the database
+benchmark compares with. Each revisit is rendered by the engine's browser runtime with the hooks
+of the job's parts (so a session part can log in again) and is diffed against the database
 (``store.apply_revisit``): new items, new and removed edges go to ``changes``, one row per visit to
 ``visits``. People first met on a revisit are queued in the frontier (kind ``person``) for the
 next ``browsercrawl crawl``.
@@ -17,22 +17,29 @@ import logging
 import random
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urljoin
 
 from browsercrawl.config import JobConfig
+from browsercrawl.config.social import DAY, SocialConfig
+from browsercrawl.engine.browser import job_launch_options
 from browsercrawl.engine.hooks import PageHook
+from browsercrawl.engine.parts import Part, StandaloneHandle
 from browsercrawl.engine.result import FetchError
+from browsercrawl.engine.runtime import BrowserRuntime
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.urls import canonical_url, host_key
 from browsercrawl.social.clock import SiteClock, probe_site_time
-from browsercrawl.social.config import DAY, SocialConfig, social_config
 from browsercrawl.social.hook import PERSON_KIND, SocialHook
+from browsercrawl.social.part import SocialPart
 from browsercrawl.social.rate import p_change
 from browsercrawl.social.store import apply_revisit, iso
+from browsercrawl.storage.base import is_postgres_url
+from browsercrawl.storage.db import CrawlDatabase
 
 log = logging.getLogger(__name__)
 
@@ -157,50 +164,50 @@ async def recrawl(
     budget: int,
     strategy: Strategy = "policy",
     *,
+    parts: Sequence[Part],
     seed: int | None = None,
     extra_hooks: list[PageHook] | None = None,
 ) -> RecrawlSummary:
-    """Revisit ``budget`` people of the job's database chosen by ``strategy``; see the module doc."""
+    """Revisit ``budget`` people of the job's database chosen by ``strategy``; see the module doc.
+
+    ``parts`` are the job's parts (the social part among them); ``extra_hooks`` run first.
+    """
     if budget < 1:
         raise UserError(f"--budget must be >= 1, got {budget}")
-    cfg = social_config(job)
+    social_part = next((p for p in parts if isinstance(p, SocialPart)), None)
+    if social_part is None:
+        raise UserError(f"{job.source_path}: no [social] section")
+    social = social_part.hook
+    cfg = social.cfg
+    if is_postgres_url(job.output.database):
+        raise UserError(f"{job.source_path}: output.database: recrawl reads and writes a SQLite file; "
+                        "it does not support PostgreSQL yet")
     path = job.database_path
     candidates, newest = load_candidates(path)
     started = time.monotonic()
 
-    from playwright.async_api import async_playwright
-
-    from browsercrawl.engine.assemble import assemble_crawler
-    from browsercrawl.engine.browser_fetcher import BrowserFetcher, launch_args_for
-    from browsercrawl.engine.crawler import CrawlOptions
-    from browsercrawl.session.browser import LaunchOptions, launch_chromium
-
-    crawler = assemble_crawler(job, CrawlOptions(quiet=True))
-    hooks = [*(extra_hooks or []), *crawler.hooks]
-    social = next((h for h in hooks if isinstance(h, SocialHook)), None)
-    if social is None:
-        social = SocialHook(cfg, job)
-        hooks.append(social)
-    social.load_state(path)
+    handle = StandaloneHandle()
+    for part in parts:
+        part.bind(handle)
+    hooks = [*(extra_hooks or []), *(h for p in parts for h in p.hooks())]
+    factory = next((p.context_factory for p in parts if p.context_factory), None)
+    store = await CrawlDatabase(path).open()
+    try:
+        social.load_state(store)
+    finally:
+        await store.close()
     social.collect = {}
     social.clock = SiteClock(cfg, known=newest)
-    # the session part's logged-in contexts (it opens them in ``crawler.browser_fetcher.browser``)
-    factory = getattr(crawler, "context_factory", None) or getattr(crawler, "_context_factory", None)
 
     writer = _Writer(path)
     totals = {"revisited": 0, "failed": 0, "changed": 0, "new_items": 0, "new_edges": 0,
               "removed_edges": 0, "new_people_queued": 0}
     expected = 0.0
-    async with async_playwright() as pw:
-        browser = await launch_chromium(pw, LaunchOptions(
-            executable=job.browser.executable, headless=job.browser.headless,
-            slow_mo_ms=job.browser.slow_mo_ms,
-            extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)]))
-        fetcher = BrowserFetcher(browser, job.rendering, job.politeness.concurrency, hooks, factory)
-        crawler.browser_fetcher = fetcher  # parts that open contexts find the browser here
-        try:
+    try:
+        runtime_for_job = BrowserRuntime(job, job_launch_options(job), hooks=hooks, context_factory=factory)
+        async with runtime_for_job as runtime:
             if cfg.clock == "site":
-                await _probe(browser, factory, hooks, social.clock, job.seeds[0], cfg)
+                await _probe(runtime, hooks, social.clock, job.seeds[0], cfg)
             now = social.clock.now()
             chosen = choose(candidates, budget, strategy, now, seed)
             expected = sum(c.p for c in chosen)
@@ -211,7 +218,7 @@ async def recrawl(
                     url = canonical_url(c.url)
                     try:
                         req = Request(url=url, host=host_key(url), depth=c.depth, kind=PERSON_KIND)
-                        await fetcher.fetch(req)
+                        await runtime.fetcher.fetch(req)
                     except FetchError as exc:
                         log.warning("revisit of %s failed: %s", url, exc)
                         totals["failed"] += 1
@@ -238,10 +245,10 @@ async def recrawl(
                     totals[key] += value
 
             await asyncio.gather(*(revisit(c) for c in chosen))
-        finally:
-            await fetcher.close()
-            await browser.close()
-            writer.close()
+    finally:
+        writer.close()
+    if handle.error is not None:
+        raise handle.error
     n = totals["revisited"]
     return RecrawlSummary(
         database=str(path), strategy=strategy, budget=budget, site_now=iso(now), **totals,
@@ -250,10 +257,10 @@ async def recrawl(
     )
 
 
-async def _probe(browser: Any, factory: Any, hooks: list[PageHook], clock: SiteClock, base: str,
+async def _probe(runtime: BrowserRuntime, hooks: list[PageHook], clock: SiteClock, base: str,
                  cfg: SocialConfig) -> None:
     """Read the site's time before ranking, in a context like the crawl's (logged in)."""
-    context = await factory(None) if factory else await browser.new_context()
+    context = await runtime.new_context()
     try:
         page = await context.new_page()
         for hook in hooks:

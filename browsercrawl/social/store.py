@@ -22,10 +22,10 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from browsercrawl.social.config import RelationKind, SocialConfig
+from browsercrawl.config.social import RelationKind, SocialConfig
 from browsercrawl.social.extract import PersonSnapshot
 from browsercrawl.social.rate import estimate_rate
-from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.base import Store
 
 Edge = tuple[str, str, str]  # (kind, from_id, to_id)
 
@@ -58,7 +58,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, .
 }
 
 
-def create_tables(db: CrawlDatabase) -> None:
+def create_tables(db: Store) -> None:
     for name, (columns, pk, indexes) in TABLES.items():
         db.ensure_table(name, columns, pk=pk, indexes=indexes)
 

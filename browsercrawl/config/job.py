@@ -1,0 +1,197 @@
+"""The job file: one TOML document that says what to crawl and how, validated before anything runs.
+
+Validation errors become one line naming the file, the key and the problem, e.g.
+``job.toml: politeness.delay_seconds: Input should be greater than or equal to 0``.
+The smallest valid job is ``seeds = [...]`` plus ``[output] database = "crawl.db"``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from browsercrawl.config.ajax import AjaxConfig
+from browsercrawl.config.distributed import DistributedConfig
+from browsercrawl.config.errors import check_regex, format_validation_error
+from browsercrawl.config.induction import InductionConfig
+from browsercrawl.config.search_forms import SearchFormsConfig
+from browsercrawl.config.session import SessionConfig
+from browsercrawl.config.social import SocialConfig
+from browsercrawl.errors import UserError
+
+RESOURCE_TYPES = ("image", "font", "media", "stylesheet", "script", "xhr", "fetch", "websocket")
+WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScopeConfig(_Section):
+    """Which URLs the crawl may follow."""
+
+    mode: Literal["same-host", "same-domain", "any"] = "same-host"
+    allow: list[str] = Field(
+        default_factory=list, description="regexes; if given, a URL must match one"
+    )
+    deny: list[str] = Field(
+        default_factory=list, description="regexes; a URL matching one is skipped"
+    )
+    max_depth: int | None = Field(default=None, ge=0)
+    max_pages: int | None = Field(default=None, ge=1)
+
+    @field_validator("allow", "deny")
+    @classmethod
+    def _regexes_compile(cls, patterns: list[str]) -> list[str]:
+        for p in patterns:
+            check_regex(p)
+        return patterns
+
+
+class PolitenessConfig(_Section):
+    """How hard each host is hit."""
+
+    concurrency: int = Field(default=8, ge=1, le=256, description="pages in flight over all hosts")
+    per_host_concurrency: int = Field(default=4, ge=1, le=256)
+    delay_seconds: float = Field(
+        default=0.0, ge=0, description="minimum gap between requests to a host"
+    )
+    obey_robots: bool = True
+    robots_user_agent: str = "browsercrawl"
+    max_retries: int = Field(default=3, ge=0, le=20)
+    retry_backoff_seconds: float = Field(default=1.0, ge=0)
+    max_retry_after_seconds: float = Field(default=300.0, ge=0)
+
+
+class RenderingConfig(_Section):
+    """How pages are fetched: in the browser, over plain HTTP, or chosen per URL shape."""
+
+    mode: Literal["browser", "http", "auto"] = "browser"
+    wait_until: Literal["load", "domcontentloaded", "networkidle", "commit"] = "load"
+    wait_for_selector: str | None = None
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    block: list[str] = Field(default_factory=lambda: ["image", "font", "media"])
+    pages_per_context: int = Field(
+        default=1000, ge=1, description="recycle a context after this many pages"
+    )
+    uses_per_page: int = Field(default=200, ge=1, description="reopen a tab after this many pages")
+    gc_every_pages: int = Field(
+        default=10,
+        ge=0,
+        description="force a full garbage collection in a tab's renderer after this many pages (0: never)",
+    )
+    contexts: int = Field(default=1, ge=1, le=32)
+    user_agent: str | None = None
+    auto_sample_pages: int = Field(
+        default=3, ge=1, description="pages per URL shape compared in auto mode"
+    )
+    auto_recheck_every: int = Field(
+        default=50, ge=0, description="re-render the Nth static page, then at doubling intervals (0 = never)"
+    )
+
+    @field_validator("block")
+    @classmethod
+    def _known_types(cls, types: list[str]) -> list[str]:
+        for t in types:
+            if t not in RESOURCE_TYPES:
+                raise ValueError(
+                    f"unknown resource type {t!r} (known: {', '.join(RESOURCE_TYPES)})"
+                )
+        return types
+
+
+class BrowserConfig(_Section):
+    """Which Chromium and how it is shown."""
+
+    executable: str | None = None
+    headless: bool = True
+    slow_mo_ms: float = Field(default=0, ge=0)
+    extra_args: list[str] = Field(default_factory=list)
+
+
+class OutputConfig(_Section):
+    database: str = "crawl.db"
+    store_html: bool = True
+
+
+class JobConfig(BaseModel):
+    """A whole job file. Paths inside it are relative to the file's folder."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    seeds: list[str] = Field(min_length=1)
+    scope: ScopeConfig = Field(default_factory=ScopeConfig)
+    politeness: PolitenessConfig = Field(default_factory=PolitenessConfig)
+    rendering: RenderingConfig = Field(default_factory=RenderingConfig)
+    browser: BrowserConfig = Field(default_factory=BrowserConfig)
+    output: OutputConfig = Field(default_factory=OutputConfig)
+    distributed: DistributedConfig | None = None
+    # The optional parts' sections; a part is switched on by its section being present.
+    session: SessionConfig | None = None
+    ajax: AjaxConfig | None = None
+    induction: InductionConfig | None = None
+    social: SocialConfig | None = None
+    search_forms: SearchFormsConfig | None = None
+
+    base_dir: Path = Field(default=Path("."), exclude=True)
+    source_path: Path = Field(default=Path("job.toml"), exclude=True)  # named in later errors
+
+    @field_validator("seeds")
+    @classmethod
+    def _seeds_are_http(cls, seeds: list[str]) -> list[str]:
+        for s in seeds:
+            if not re.match(r"^https?://[^/\s]+", s):
+                raise ValueError(f"seed {s!r} is not an http(s) URL")
+        return seeds
+
+    @property
+    def database_path(self) -> Path:
+        return self.resolve(self.output.database)
+
+    @property
+    def crawl_name(self) -> str:
+        """The crawl's name in a shared frontier: ``[distributed] crawl``, the job's name, its file."""
+        if self.distributed is not None and self.distributed.crawl:
+            return self.distributed.crawl
+        return re.sub(r"[^A-Za-z0-9_.-]", "_", self.name or self.source_path.stem)[:100]
+
+    def resolve(self, path: str | Path) -> Path:
+        """A path written in the job file, relative to the job file's folder."""
+        p = Path(path)
+        return p if p.is_absolute() else self.base_dir / p
+
+
+def parse_job(data: dict, path: Path) -> JobConfig:
+    """Validate an already-parsed job document; errors name ``path`` and the key."""
+    try:
+        job = JobConfig.model_validate(data)
+    except ValidationError as exc:
+        raise UserError(format_validation_error(path, exc)) from None
+    job.base_dir = path.parent
+    job.source_path = path
+    if job.session is not None:
+        job.session.base_dir = path.parent
+    return job
+
+
+def load_job(path: str | Path) -> JobConfig:
+    """Read and validate a TOML job file."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: job file not found") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read job file: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: job file is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: not valid TOML: {exc}") from None
+    return parse_job(data, path)

@@ -1,0 +1,119 @@
+"""Find and launch the Chromium that Playwright drives: the one place a browser is started.
+
+Playwright cannot download its own browser on closed networks, so browsercrawl drives a system
+Chromium. The flags below matter: without the background-networking ones Chromium keeps trying to
+reach Google's services and stalls on a machine with no internet. Every command that needs a
+browser (crawl, induce, recrawl, login, CAPTCHA labelling) opens it with :func:`open_browser`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from playwright.async_api import Browser, async_playwright
+
+from browsercrawl.config import JobConfig, RenderingConfig
+from browsercrawl.errors import EnvironmentProblem
+
+CHROMIUM_ENV = "BROWSERCRAWL_CHROMIUM"
+_CANDIDATES = (
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "chrome",
+)
+BASE_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    "--mute-audio",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    # Several tabs render at once in one window: without these, Chromium throttles the tabs it
+    # considers hidden, and IntersectionObserver-driven infinite scroll stalls in them.
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
+)
+
+
+def find_chromium(configured: str | None = None) -> str:
+    """Return the path of a Chromium executable: the configured one, $BROWSERCRAWL_CHROMIUM, or PATH."""
+    for path in (configured, os.environ.get(CHROMIUM_ENV)):
+        if path:
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return path
+            raise EnvironmentProblem(
+                f"Chromium not found at {path!r} (set by browser.executable or ${CHROMIUM_ENV})"
+            )
+    for name in _CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    raise EnvironmentProblem(
+        "no Chromium found on PATH; run scripts/setup.sh (apt-get install chromium) "
+        f"or set ${CHROMIUM_ENV}"
+    )
+
+
+@dataclass
+class LaunchOptions:
+    """How to start the browser; shared by the crawl, login recording and CAPTCHA labelling."""
+
+    executable: str | None = None
+    headless: bool = True
+    slow_mo_ms: float = 0
+    extra_args: list[str] = field(default_factory=list)
+
+    def as_kwargs(self) -> dict:
+        if not self.headless and not os.environ.get("DISPLAY"):
+            raise EnvironmentProblem(
+                "--headed needs a display: DISPLAY is not set (run under xvfb-run, or drop --headed)"
+            )
+        return {
+            "executable_path": find_chromium(self.executable),
+            "headless": self.headless,
+            "slow_mo": self.slow_mo_ms or None,
+            "args": [*BASE_ARGS, *self.extra_args],
+        }
+
+
+def launch_args_for(rendering: RenderingConfig) -> list[str]:
+    """Extra Chromium flags implied by the rendering section (image blocking without a route)."""
+    return ["--blink-settings=imagesEnabled=false"] if "image" in rendering.block else []
+
+
+def job_launch_options(
+    job: JobConfig, *, headed: bool = False, slow_mo_ms: float | None = None
+) -> LaunchOptions:
+    """How a job's commands start Chromium, so the crawl, ``induce`` and ``recrawl`` render alike."""
+    return LaunchOptions(
+        executable=job.browser.executable,
+        headless=job.browser.headless and not headed,
+        slow_mo_ms=slow_mo_ms if slow_mo_ms is not None else job.browser.slow_mo_ms,
+        extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)],
+    )
+
+
+@asynccontextmanager
+async def open_browser(options: LaunchOptions | None = None) -> AsyncIterator[Browser]:
+    """Start Playwright and Chromium with browsercrawl's flags; close both on the way out."""
+    kwargs = (options or LaunchOptions()).as_kwargs()  # a missing Chromium or display fails here
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(**kwargs)
+        try:
+            yield browser
+        finally:
+            await browser.close()

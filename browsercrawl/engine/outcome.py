@@ -1,0 +1,58 @@
+"""From a fetched page to what the writer commits: canonical links, scoped new URLs, the page row.
+
+CPU work (canonicalising and scoping hundreds of links), so the crawler runs it in a thread.
+"""
+
+from __future__ import annotations
+
+from browsercrawl.engine.parts import LinkPriority
+from browsercrawl.engine.result import FetchResult
+from browsercrawl.engine.writer import Outcome, page_row
+from browsercrawl.frontier.base import Completion, NewUrl, Request, SeenSet
+from browsercrawl.frontier.scope import Scope
+from browsercrawl.frontier.urls import canonical_url, host_key
+
+
+def default_priority(req: Request, url: str, text: str) -> float:
+    """Breadth first: a link waits with its depth."""
+    return float(req.depth + 1)
+
+
+class OutcomeBuilder:
+    """Turns a :class:`FetchResult` into an :class:`Outcome` (see module docstring)."""
+
+    def __init__(self, scope: Scope, link_priority: LinkPriority, store_html: bool) -> None:
+        self.scope = scope
+        self.link_priority = link_priority
+        self.store_html = store_html
+
+    def build(self, req: Request, result: FetchResult, seen: SeenSet) -> Outcome:
+        """``seen`` holds the URLs already in the frontier; new ones are added to it."""
+        final = canonical_url(result.final_url) if result.final_url.startswith("http") else req.url
+        depth = req.depth + 1
+        links: list[tuple[str, str, int]] = []
+        new_urls: list[NewUrl] = []
+        for href, text in result.links:
+            try:
+                url = canonical_url(href)
+            except ValueError:
+                continue
+            in_scope = self.scope.allows(url, depth)
+            links.append((url, text, int(in_scope)))
+            if in_scope and url not in seen:
+                prio = self.link_priority(req, url, text)
+                if prio is None:
+                    continue
+                seen.add(url)
+                new_urls.append(NewUrl(url, host_key(url), depth, prio, req.url))
+        for href, kind in result.extra_urls:
+            try:
+                url = canonical_url(href)
+            except ValueError:
+                continue
+            if url not in seen and self.scope.allows(url, depth):
+                seen.add(url)
+                new_urls.append(NewUrl(url, host_key(url), depth, float(depth), req.url, kind))
+        row = page_row(result, final, req.depth, req.parent, req.kind, self.store_html)
+        return Outcome(Completion(req, "done"), page=row, links=links, new_urls=new_urls,
+                       extra_rows=result.extra_rows)

@@ -1,0 +1,35 @@
+"""The JSON summary a crawl prints when it ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class CrawlSummary:
+    database: str
+    pages_stored: int
+    pages_total: int
+    failed: int
+    retried: int
+    skipped_robots: int
+    duplicates: int
+    queued_left: int
+    seconds: float
+    pages_per_second: float
+    via_browser: int
+    via_http: int
+    contexts_opened: int
+    tabs_opened: int
+    interrupted: bool
+    adaptive: dict[str, str] = field(default_factory=dict)
+    # Each part's counters under its name (e.g. "session": logins, re-logins, retired accounts).
+    parts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Where the crawl's state lives and its cost per page: store kind and ms, Redis ms (workers).
+    backends: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k != "parts"}
+        out.update(self.parts)
+        return out
