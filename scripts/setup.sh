@@ -37,6 +37,6 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ demo/pyproject.toml
     .venv/bin/pip install -q -e '.[test,captcha-train]' 2>&1 | grep -v "^WARNING: Location" || true
     # The demo community site is a distribution of its own (the product never imports it).
     .venv/bin/pip install -q -e ./demo 2>&1 | grep -v "^WARNING: Location" || true
-    .venv/bin/python -c "import browsercrawl, browsercrawl_demo, playwright, cv2, pytesseract, rbloom, torch, psycopg, redis"
+    .venv/bin/python -c "import browsercrawl, browsercrawl_demo, playwright, cv2, pytesseract, rbloom, torch, psycopg, redis, xdist"
     touch "$stamp"
 fi

@@ -9,4 +9,6 @@ scripts/setup.sh
 # after kill -9, export/stats, every part's tables) run on SQLite and again on PostgreSQL, whose
 # throwaway server the tests start on loopback; the rest of the suite runs once.
 export BROWSERCRAWL_TEST_BACKENDS=${BROWSERCRAWL_TEST_BACKENDS:-sqlite,postgresql}
-exec .venv/bin/python -m pytest -q -ra "$@"
+# Most tests wait on Chromium and local servers rather than compute, so a few workers overlap those
+# waits even on two cores; a test file stays on one worker (its module fixtures start once).
+exec .venv/bin/python -m pytest -q -ra -n "${BROWSERCRAWL_TEST_WORKERS:-3}" --dist loadfile "$@"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +16,7 @@ from browsercrawl.forms.lexicon import lexicon
 from browsercrawl.forms.plan import Emit, Planner
 from browsercrawl.frontier.scope import Scope
 from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.reader import Reader
 
 
 class SearchFormsPart(Part):
@@ -71,15 +71,15 @@ def build(cfg: SearchFormsConfig, job: JobConfig, options: CrawlOptions) -> Sear
     return SearchFormsPart(cfg, job) if cfg.enabled else None
 
 
-def stats(conn: sqlite3.Connection) -> dict[str, Any] | None:
+def stats(reader: Reader) -> dict[str, Any] | None:
     """``stats`` of a crawl that queried search forms: queries, valid share, records by round."""
-    try:
-        rows = conn.execute(
-            "SELECT round, COUNT(*), SUM(valid), SUM(result_pages), SUM(new) FROM queries "
-            "WHERE round > 0 AND result_pages > 0 GROUP BY round ORDER BY round").fetchall()
-        kinds = dict(conn.execute("SELECT kind, COUNT(*) FROM forms GROUP BY kind").fetchall())
-    except sqlite3.OperationalError:
+    # Asked of the tables first: a failed query would abort a PostgreSQL session's transaction.
+    if not {"queries", "forms"} <= reader.tables():
         return None
+    rows = reader.execute(
+        "SELECT round, COUNT(*), SUM(valid), SUM(result_pages), SUM(new) FROM queries "
+        "WHERE round > 0 AND result_pages > 0 GROUP BY round ORDER BY round").fetchall()
+    kinds = dict(reader.execute("SELECT kind, COUNT(*) FROM forms GROUP BY kind").fetchall())
     if not kinds:
         return None
     queries = sum(r[1] for r in rows)
