@@ -79,7 +79,6 @@ def test_char_classifier_learns_the_lined_style(lined, tmp_path) -> None:
     loaded = Profile.load(model)
     score = evaluate(loaded.build(), loaded.steps, test)
     assert score.exact >= 0.5 and score.per_char >= 0.8, score
-    assert score.ms_per_image < 50
 
 
 def test_model_file_round_trip_and_garbage(tmp_path, lined) -> None:

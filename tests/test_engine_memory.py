@@ -43,5 +43,7 @@ async def test_collecting_every_few_pages_frees_the_pages_left_behind(browser, p
     kept, runs_off = await _heap_after(browser, port, gc_every=0)
     freed, runs_on = await _heap_after(browser, port, gc_every=3)
     assert runs_off == 0 and runs_on == 4  # after pages 3, 6, 9 and 12
-    # V8 reclaims some of it by itself (measured: 20 MiB left without collections, 2 with).
-    assert freed * 3 < kept, (kept, freed)
+    # Each page leaves ~16 MiB of garbage; with collections at most what the last page holds
+    # remains (measured: 2 MiB). Without them V8 sometimes collects by itself when the machine is
+    # busy (measured: 2-20 MiB), so only the collected side has a bound to keep.
+    assert freed < 8, (kept, freed)

@@ -16,6 +16,7 @@ from browsercrawl.config import load_job
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.forms.part import PART as SEARCH_FORMS
 from browsercrawl.frontier.urls import host_key
+from browsercrawl.storage.reader import Reader
 from tests.apps.formsite import FormSite, make_app, make_items
 from tests.apps.server import serve_in_thread
 
@@ -89,8 +90,11 @@ def test_http_crawl_queries_the_get_form_and_submits_nothing_else(tmp_path, port
     budget = q(db, "SELECT COUNT(*) FROM queries")[0][0]
     assert budget <= 40
     # `browsercrawl stats` shows the same figures as the crawl's summary.
-    with sqlite3.connect(db) as conn:
-        stats = SEARCH_FORMS.stats(conn)["search_forms"]
+    reader = Reader(db)
+    try:
+        stats = SEARCH_FORMS.stats(reader)["search_forms"]
+    finally:
+        reader.close()
     assert stats["queries"] == summary["search_forms"]["queries"] and 0 < stats["valid_share"] <= 1
     assert stats["forms_seen"]["search"] == 4  # GET, POST and two boxes without a form
     # Per-host politeness held for every request, queries included.
