@@ -148,7 +148,7 @@ class FocusCore:
                 self._maybe_settle()
             score = self.model.similarity(feats) if self.model.examples else 0.0
             node.score = score
-            node.target = self.ready and self.model.is_target(score)
+            node.target = url in self.example_urls or (self.ready and self.model.is_target(score))
             self.path.fetched(node.hop)
             for holder in (self.nodes.get(u) for u in node.parents):
                 if holder is not None:
@@ -238,14 +238,18 @@ class FocusCore:
                 path.append(cur.hop)
             cur = self.nodes.get(cur.parent) if cur.parent else None
         r_anchor = self.path.score(node.hop, path)
-        r_page = 0.0
+        r_page = self._page_relevance(node)
+        r_pred = self._predicted(node, self._example_vectors() if examples is None else examples)
+        return w.anchor * r_anchor + w.page * r_page + w.predicted * r_pred
+
+    def _page_relevance(self, node: Node) -> float:
+        """R(page holding it): the best of the pages linking to it, by similarity or by yield."""
+        best = 0.0
         thr = self.model.threshold or 1.0
         for holder in (self.nodes.get(u) for u in node.parents):
             if holder is not None:
-                r_page = max(r_page, min(1.0, holder.score / thr),
-                             holder.child_targets / (holder.children + 1))
-        r_pred = self._predicted(node, self._example_vectors() if examples is None else examples)
-        return w.anchor * r_anchor + w.page * r_page + w.predicted * r_pred
+                best = max(best, min(1.0, holder.score / thr), holder.child_targets / (holder.children + 1))
+        return best
 
     def _example_vectors(self) -> list[tuple[dict, dict]]:
         title_vocab, url_vocab = self.model.vocab["title"], self.model.vocab["url"]

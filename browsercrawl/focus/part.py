@@ -39,6 +39,7 @@ from browsercrawl.frontier.urls import canonical_url
 from browsercrawl.storage.base import Store
 
 TABLE = "focus_pages"
+STATE = "focus_state"  # settings the crawl fixed once (the threshold), kept for a resumed run
 COLUMNS = {"url": str, "host": str, "kind": str, "score": float, "round": int, "example_round": int,
            "seq": int, "depth": int, "path": str}
 
@@ -79,10 +80,14 @@ class FocusHook(PageHook):
             if url in self.core.examples_pending:
                 self.core.example_failed(url)
             return
+        had_threshold = self.core.model.threshold is not None
         verdict, admitted = await asyncio.to_thread(
             self.core.observe, url, result.title, result.text, result.html, ctx.request.depth)
         rows = [row_of(verdict)] + [row_of(v, upsert=True) for v in admitted if v.url != url]
         result.extra_rows.setdefault(TABLE, []).extend(rows)
+        if not had_threshold and self.core.model.threshold is not None:
+            result.extra_rows.setdefault(STATE, []).append(
+                {"key": "threshold", "value": self.core.model.threshold, "__upsert__": True})
 
 
 class FocusPart(Part):
@@ -113,13 +118,14 @@ class FocusPart(Part):
 
     def create_tables(self, db: Store) -> None:
         db.ensure_table(TABLE, COLUMNS, pk="url", indexes=[("host", "seq")])
+        db.ensure_table(STATE, {"key": str, "value": float}, pk="key")
         self._resume(db)
 
     def _resume(self, db: Store) -> None:
         """Replay what an interrupted run stored: its pages through the core, then their links."""
         rows = db.read(
             f"SELECT f.url, f.depth, p.title, p.text, p.html, p.id FROM {TABLE} f "
-            "JOIN pages p ON p.requested_url = f.url ORDER BY f.host, f.seq")
+            "JOIN pages p ON p.requested_url = f.url ORDER BY p.id")
         if not rows:
             return
         ids = []
@@ -128,6 +134,8 @@ class FocusPart(Part):
             self.core.observe(url, title, text, html_text, depth or 0)
             ids.append((page_id, url))
         self.core.examples_asked = not self.core.examples_pending  # else ask again (deduplicated)
+        for (value,) in db.read(f"SELECT value FROM {STATE} WHERE key = 'threshold'"):
+            self.core.model.threshold = value  # what labelled the stored pages labels the rest
         queued = {r[0] for r in db.read("SELECT url FROM frontier")} if db.has_table("frontier") else set()
         for page_id, url in ids:
             for link, text in db.read("SELECT url, text FROM links WHERE page_id = ? AND in_scope = 1",
