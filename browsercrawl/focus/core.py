@@ -9,12 +9,12 @@ is scored, labelled and taught to the path model (``observe``); each link of it 
     R(l) = h1 * R(anchor) + h2 * R(page holding it) + h3 * R(predicted target)
 
 * R(anchor): the path discriminator's score of the link's hop and the hops that reached its page;
-* R(page holding it): how target-like that page is (its score over the threshold, capped at 1),
-  or the share of its fetched links that were targets, whichever is higher;
+* R(page holding it): the share of the pages fetched through its links that were targets
+  (smoothed; the best of the pages known to link to it);
 * R(predicted target): the link's anchor words and URL tokens compared with the examples' titles
   and URLs (what the target will look like, guessed before fetching it).
 
-Links below ``link_threshold`` are released only when a site has no better link left. The part
+Links below ``link_threshold`` are released only when no site has a better link left. The part
 (``part.py``) drives this from the engine; the benchmark drives the same object over an in-memory
 site, so what is measured is what runs.
 """
@@ -34,9 +34,9 @@ from browsercrawl.focus.tfidf import cosine
 
 @dataclass(frozen=True)
 class LinkWeights:
-    anchor: float = 0.4  # h1
-    page: float = 0.3  # h2
-    predicted: float = 0.3  # h3
+    anchor: float = 0.75  # h1
+    page: float = 0.25  # h2
+    predicted: float = 0.0  # h3 (measured: see docs/focus.md)
 
 
 @dataclass(frozen=True)
@@ -239,16 +239,19 @@ class FocusCore:
             cur = self.nodes.get(cur.parent) if cur.parent else None
         r_anchor = self.path.score(node.hop, path)
         r_page = self._page_relevance(node)
+        if not w.predicted:
+            return w.anchor * r_anchor + w.page * r_page
         r_pred = self._predicted(node, self._example_vectors() if examples is None else examples)
         return w.anchor * r_anchor + w.page * r_page + w.predicted * r_pred
 
     def _page_relevance(self, node: Node) -> float:
-        """R(page holding it): the best of the pages linking to it, by similarity or by yield."""
+        """R(page holding it): the best yield of the pages linking to it (targets among the pages
+        fetched through its links, smoothed). Measured against the holder's own similarity to the
+        examples, which sends the crawl into the navigation of every target page (docs/focus.md)."""
         best = 0.0
-        thr = self.model.threshold or 1.0
         for holder in (self.nodes.get(u) for u in node.parents):
             if holder is not None:
-                best = max(best, min(1.0, holder.score / thr), holder.child_targets / (holder.children + 1))
+                best = max(best, holder.child_targets / (holder.children + 1))
         return best
 
     def _example_vectors(self) -> list[tuple[dict, dict]]:
@@ -280,16 +283,19 @@ class FocusCore:
             for url in list(self.examples_pending):  # asked for and still unread: not fetchable
                 self.example_failed(url)
             ex = self._example_vectors()
+            ranked: dict[str, list[tuple[float, Node]]] = {}
+            for host, waiting in self.waiting.items():
+                if waiting:
+                    ranked[host] = sorted(((self.relevance(n, ex), n) for n in waiting.values()),
+                                          key=lambda rn: (-rn[0], rn[1].depth, rn[1].url))
+            # Links under the threshold wait while any site still has a better one.
+            floor = self.settings.link_threshold
+            strong = any(r[0][0] >= floor for r in ranked.values())
             out = []
-            for waiting in self.waiting.values():
-                if not waiting:
-                    continue
-                scored = sorted(((self.relevance(n, ex), n) for n in waiting.values()),
-                                key=lambda rn: (-rn[0], rn[1].depth, rn[1].url))
-                above = [n for r, n in scored if r >= self.settings.link_threshold]
-                chosen = (above or [n for _, n in scored])[:per_host]
+            for host, scored in ranked.items():
+                chosen = [n for r, n in scored[:per_host] if r >= floor or not strong]
                 for n in chosen:
-                    waiting.pop(n.url)
+                    self.waiting[host].pop(n.url)
                 out.extend(chosen)
             return out
 

@@ -1,0 +1,122 @@
+"""How the focused crawler's defaults were chosen: two grids over the four tuning sites only.
+
+1. **Target discriminator** (which fields, which threshold share): every page of the tuning sites
+   scored against four different example sets, with the document frequencies of all their pages;
+   per setting the worst precision over the example sets and the mean recall of the pages
+   labelled target.
+2. **Link relevance** (h1, h2, h3 of R(l) and the path's share in R(anchor)): the algorithm run
+   over the in-memory sites (``focus_sim.py``) from three example sets; mean target recall at 25%
+   and 50% of each site's pages.
+
+The held-out site (``portal``) is never read here. Usage:
+``.venv/bin/python scripts/bench/focus_tune.py [--part targets|links|both]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from browsercrawl.engine.parse import parse_html  # noqa: E402
+from browsercrawl.focus.core import FocusSettings, LinkWeights  # noqa: E402
+from browsercrawl.focus.features import PageFeatures  # noqa: E402
+from browsercrawl.focus.target import TargetModel, TargetSettings  # noqa: E402
+from scripts.bench.focus_sim import prefix_figures, simulate  # noqa: E402
+from tests.apps.focussites import TUNING, make_site  # noqa: E402
+
+TARGET_EXAMPLE_SETS = [("tree", "cms", "wiki"), ("cms", "blog"), ("wiki",), ("tree", "blog", "wiki")]
+LINK_EXAMPLE_SETS = [("tree", "cms", "wiki"), ("blog",), ("cms", "blog")]
+
+
+def first_target(site_name: str) -> str:
+    return sorted(make_site(site_name).targets())[0]
+
+
+def target_grid() -> list[tuple]:
+    sites = {s: make_site(s) for s in TUNING}
+    pages = []
+    for s, site in sites.items():
+        for path, page in site.pages.items():
+            url = f"http://{s}.test{path}"
+            html = site.html(path)
+            title, text, _ = parse_html(html, url)
+            pages.append((PageFeatures.of(url, title, text, html), page.kind == "target"))
+    rows = []
+    grid = (0.0, 0.1, 0.2, 0.3)
+    for title_w, url_w, struct_w in itertools.product(grid, grid, grid):
+        weights = {"text": 1.0, "title": title_w, "url": url_w, "structure": struct_w}
+        for share in (0.5, 0.6, 0.7, 0.75, 0.8):
+            precisions, recalls = [], []
+            for example_sites in TARGET_EXAMPLE_SETS:
+                model = TargetModel(TargetSettings(weights=weights, threshold_share=share,
+                                                   default_threshold=0.45))
+                for feats, _ in pages:
+                    model.observe(feats)
+                given = {f"http://{s}.test{first_target(s)}" for s in example_sites}
+                for feats, _ in pages:
+                    if feats.url in given:
+                        model.add_given(feats)
+                model.settle_threshold()
+                tp = fp = fn = 0
+                for feats, is_target in pages:
+                    if feats.url in given:
+                        continue
+                    said = model.is_target(model.similarity(feats))
+                    tp += said and is_target
+                    fp += said and not is_target
+                    fn += is_target and not said
+                precisions.append(tp / (tp + fp) if tp + fp else 1.0)
+                recalls.append(tp / (tp + fn))
+            rows.append((min(precisions), statistics.mean(recalls), title_w, url_w, struct_w, share))
+    rows.sort(key=lambda r: (r[0] >= 0.97, r[1], r[0]), reverse=True)
+    return rows
+
+
+def link_grid() -> list[tuple]:
+    sites = {f"{s}.test": make_site(s) for s in TUNING}
+    rows = []
+    steps = (0.0, 0.25, 0.5, 0.75, 1.0)
+    for h1, h2 in itertools.product(steps, steps):
+        h3 = round(1.0 - h1 - h2, 2)
+        if h3 < 0:
+            continue
+        for path_weight in (0.4, 0.6) if h1 else (0.4,):
+            settings = FocusSettings(TargetSettings(weights={"text": 1.0}, threshold_share=0.75),
+                                     LinkWeights(h1, h2, h3), path_weight=path_weight)
+            r25, r50 = [], []
+            for example_sites in LINK_EXAMPLE_SETS:
+                examples = [f"http://{s}.test{first_target(s)}" for s in example_sites]
+                run = simulate(sites, examples, settings)
+                for share, acc in ((0.25, r25), (0.5, r50)):
+                    figs = prefix_figures(sites, run, share, set(examples))
+                    acc.append(statistics.mean(v["recall"] for v in figs.values()))
+            rows.append((statistics.mean(r25), statistics.mean(r50), h1, h2, h3, path_weight))
+            print(f"h1={h1} h2={h2} h3={h3} path={path_weight}: recall@25% {rows[-1][0]:.3f} "
+                  f"recall@50% {rows[-1][1]:.3f}", flush=True)
+    rows.sort(key=lambda r: r[0] + r[1], reverse=True)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--part", choices=("targets", "links", "both"), default="both")
+    args = parser.parse_args()
+    if args.part in ("targets", "both"):
+        print("target discriminator: worst precision, mean recall, title, url, structure (text = 1), share")
+        for row in target_grid()[:10]:
+            print("  " + "  ".join(f"{x:.3f}" if isinstance(x, float) else str(x) for x in row))
+    if args.part in ("links", "both"):
+        print("link relevance: recall@25%, recall@50%, h1, h2, h3, path share")
+        for row in link_grid()[:10]:
+            print("  " + "  ".join(f"{x:.3f}" for x in row))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
