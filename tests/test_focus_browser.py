@@ -7,6 +7,8 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from browsercrawl.assemble import build_crawler
 from browsercrawl.config import parse_job
 from browsercrawl.engine.options import CrawlOptions
@@ -16,6 +18,7 @@ from tests.apps.server import serve_in_thread
 from tests.conftest import free_port
 
 
+@pytest.mark.browser
 def test_focused_crawl_in_the_browser_finds_the_targets_first(tmp_path: Path) -> None:
     sites = {s: make_site(s) for s in ("tree", "wiki")}
     with contextlib.ExitStack() as stack:

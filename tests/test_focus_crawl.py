@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +17,7 @@ from browsercrawl.config import parse_job
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.urls import canonical_url
+from browsercrawl.storage.reader import open_reader
 from tests.apps.focussites import SHAPES, make_app, make_site
 from tests.apps.server import serve_in_thread
 from tests.conftest import free_port
@@ -46,7 +47,7 @@ def world() -> Iterator[World]:
         )
 
 
-def run(world: World, db: Path, *, focus: dict | None = None, max_pages: int | None = None) -> dict:
+def run(world: World, db: Path | str, *, focus: dict | None = None, max_pages: int | None = None) -> dict:
     data: dict = {"seeds": world.seeds, "rendering": {"mode": "http", "timeout_seconds": 60},
                   "politeness": {"concurrency": 6, "per_host_concurrency": 2, "obey_robots": False},
                   "output": {"database": str(db)}}
@@ -54,19 +55,25 @@ def run(world: World, db: Path, *, focus: dict | None = None, max_pages: int | N
         data["focus"] = focus
     if max_pages is not None:
         data["scope"] = {"max_pages": max_pages}
-    job = parse_job(data, db.parent / "job.toml")
+    job = parse_job(data, Path(tempfile.gettempdir()) / "job.toml")
     summary = asyncio.run(build_crawler(job, CrawlOptions(quiet=True)).run())
     return summary.parts
 
 
-def fetched(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return [r[0] for r in conn.execute("SELECT requested_url FROM pages ORDER BY id")]
+def _rows(db: Path | str, sql: str) -> list[tuple]:
+    reader = open_reader(str(db))
+    try:
+        return [tuple(r) for r in reader.execute(sql).fetchall()]
+    finally:
+        reader.close()
 
 
-def labelled(db: Path) -> dict[str, str]:
-    with sqlite3.connect(db) as conn:
-        return dict(conn.execute("SELECT url, kind FROM focus_pages").fetchall())
+def fetched(db: Path | str) -> list[str]:
+    return [r[0] for r in _rows(db, "SELECT requested_url FROM pages ORDER BY id")]
+
+
+def labelled(db: Path | str) -> dict[str, str]:
+    return dict(_rows(db, "SELECT url, kind FROM focus_pages"))
 
 
 def test_focused_crawl_beats_breadth_first_at_half_the_pages(world: World, tmp_path: Path) -> None:
@@ -94,8 +101,8 @@ def test_focused_crawl_beats_breadth_first_at_half_the_pages(world: World, tmp_p
         assert site["harvest_rate_by_tenth"][-1] == site["harvest_rate"]
 
 
-def test_an_interrupted_focused_crawl_resumes_with_what_it_learned(world: World, tmp_path: Path) -> None:
-    db = tmp_path / "c.db"
+def test_an_interrupted_focused_crawl_resumes_with_what_it_learned(world: World, crawl_db) -> None:
+    db = crawl_db.database  # SQLite, and PostgreSQL too with --backends sqlite,postgresql
     first = run(world, db, focus={"examples": world.examples}, max_pages=120)["focus"]
     assert first["waiting_links"] > 0
     second = run(world, db, focus={"examples": world.examples})["focus"]
