@@ -89,6 +89,7 @@ def test_focused_crawl_beats_breadth_first_at_half_the_pages(world: World, tmp_p
 
     labels = labelled(tmp_path / "focus.db")
     assert set(labels) == set(focus_pages)  # one verdict per stored page
+    assert dict(_rows(tmp_path / "focus.db", "SELECT requested_url, kind FROM pages")) == labels
     said = {u for u, k in labels.items() if k == "target"} - set(world.examples)
     assert len(said & truth) / len(said) >= 0.9
     assert parts["focus"]["targets"] == len(said) + len(world.examples)

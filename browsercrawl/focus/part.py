@@ -5,9 +5,10 @@ How it joins the crawl:
 * its **link priority** keeps every in-scope link out of the frontier and hands it to the
   :class:`~browsercrawl.focus.core.FocusCore`, where it waits (a link found again on another page
   adds its anchor words; the page most like a target becomes its parent);
-* its **hook** scores each fetched page (in a worker thread), labels it target or other and adds
-  the ``focus_pages`` row to the page's transaction, with the rows of pages a bootstrapping
-  round just made examples (upserts);
+* its **hook** scores each fetched page (in a worker thread), labels it target or other (the
+  page row's ``kind``, which the engine takes from the request) and adds the ``focus_pages``
+  row to the page's transaction, with the rows of pages a bootstrapping round just made
+  examples (upserts);
 * **when the crawl runs dry** it releases the example pages first, then, each time, the best
   ``batch_per_site`` waiting links of every site, re-scored with what was learned since they
   were found. So the crawl order is best-first on R(l), and a link under the threshold is taken
@@ -38,6 +39,7 @@ from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.urls import canonical_url
 from browsercrawl.storage.base import Store
 
+FOCUS_KIND = "focus"  # the frontier kind of the URLs this part releases
 TABLE = "focus_pages"
 STATE = "focus_state"  # settings the crawl fixed once (the threshold), kept for a resumed run
 COLUMNS = {"url": str, "host": str, "kind": str, "score": float, "round": int, "example_round": int,
@@ -83,6 +85,8 @@ class FocusHook(PageHook):
         had_threshold = self.core.model.threshold is not None
         verdict, admitted = await asyncio.to_thread(
             self.core.observe, url, result.title, result.text, result.html, ctx.request.depth)
+        if result.store and ctx.request.kind in (None, FOCUS_KIND):
+            ctx.request.kind = verdict.kind  # the page row takes its request's kind: pages.kind
         rows = [row_of(verdict)] + [row_of(v, upsert=True) for v in admitted if v.url != url]
         result.extra_rows.setdefault(TABLE, []).extend(rows)
         if not had_threshold and self.core.model.threshold is not None:
@@ -155,7 +159,7 @@ class FocusPart(Part):
                                        "(are they on the seed sites, inside the scope?)"))
             return ()
         self.released += len(nodes)
-        return [FollowUp(n.url, kind="focus", depth=n.depth, parent=n.parent) for n in nodes]
+        return [FollowUp(n.url, kind=FOCUS_KIND, depth=n.depth, parent=n.parent) for n in nodes]
 
     def summary(self) -> dict[str, Any]:
         core = self.core
