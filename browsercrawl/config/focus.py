@@ -48,10 +48,10 @@ class FocusConfig(BaseModel):
     max_examples: int = Field(default=40, ge=1)
     drift_share: float = Field(default=0.8, ge=0, le=2)
     # link relevance and the frontier
-    anchor_weight: float = Field(default=0.5, ge=0, le=1)
-    page_weight: float = Field(default=0.25, ge=0, le=1)
-    predicted_weight: float = Field(default=0.25, ge=0, le=1)
-    path_weight: float = Field(default=0.4, ge=0, le=1, description="share of the path in R(anchor)")
+    anchor_weight: float = Field(default=0.25, ge=0, le=1)
+    page_weight: float = Field(default=0.75, ge=0, le=1)
+    predicted_weight: float = Field(default=0.0, ge=0, le=1)
+    path_weight: float = Field(default=0.6, ge=0, le=1, description="share of the path in R(anchor)")
     link_threshold: float = Field(default=0.2, ge=0, le=1)
     batch_per_site: int = Field(default=2, ge=1, le=1000)
 

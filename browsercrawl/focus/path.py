@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 class PathModel:
     """Token rates of hops that led to targets (see module docstring)."""
 
-    def __init__(self, smoothing: float = 2.0, path_weight: float = 0.4) -> None:
+    def __init__(self, smoothing: float = 2.0, path_weight: float = 0.6) -> None:
         self.smoothing = smoothing
         self.path_weight = path_weight
         self.carried: Counter[str] = Counter()  # hops that carried the token
