@@ -1,6 +1,6 @@
 """Benchmark of focused crawling from examples: focused vs breadth-first vs a classic keyword crawler.
 
-Five fixture university sites of different shapes (tests/apps/focussites.py: ``tree``, ``cms``,
+Five fixture university sites of different shapes (demo/browsercrawl_demo/focus_sites.py: ``tree``, ``cms``,
 ``wiki``, ``blog`` and the held-out ``portal``, never used to choose a setting) are served on
 loopback; each strategy crawls all of them in one crawl through the real engine (HTTP fetcher):
 
@@ -43,6 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from browsercrawl_demo.focus_sites import HELD_OUT, SHAPES, TUNING, Site, make_app, make_site  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
@@ -56,7 +57,6 @@ from browsercrawl.focus.features import words  # noqa: E402
 from browsercrawl.focus.tfidf import cosine  # noqa: E402
 from browsercrawl.frontier.base import Request  # noqa: E402
 from browsercrawl.frontier.urls import canonical_url  # noqa: E402
-from tests.apps.focussites import HELD_OUT, SHAPES, TUNING, Site, make_app, make_site  # noqa: E402
 from tests.apps.server import serve_in_thread  # noqa: E402
 from tests.conftest import free_port  # noqa: E402
 

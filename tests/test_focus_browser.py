@@ -8,12 +8,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from browsercrawl_demo.focus_sites import make_app, make_site
 
 from browsercrawl.assemble import build_crawler
 from browsercrawl.config import parse_job
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.frontier.urls import canonical_url
-from tests.apps.focussites import make_app, make_site
 from tests.apps.server import serve_in_thread
 from tests.conftest import free_port
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from browsercrawl_demo.focus_sites import SHAPES, make_app, make_site
 
 from browsercrawl.assemble import build_crawler
 from browsercrawl.commands.data import all_stats
@@ -18,7 +19,6 @@ from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.urls import canonical_url
 from browsercrawl.storage.reader import open_reader
-from tests.apps.focussites import SHAPES, make_app, make_site
 from tests.apps.server import serve_in_thread
 from tests.conftest import free_port
 

@@ -154,3 +154,11 @@ def test_focus_section_errors_are_one_line(tmp_path) -> None:
             parse_job({**base, "focus": section}, tmp_path / "job.toml")
         text = str(err.value)
         assert "\n" not in text and "job.toml" in text and message in text, text
+
+
+def test_a_page_fetched_twice_is_learned_once() -> None:
+    core = _core()
+    core.observe("http://s.test/example", "Cutoff scores", SCORES.format(y=2020, p="Hebei"), None)
+    first, _ = core.observe("http://s.test/a", "A", NEWS.format(y=1), None)
+    again, _ = core.observe("http://s.test/a", "A", NEWS.format(y=1), None)  # auto mode: both ways
+    assert again is first and core.seq["s.test"] == 2 and core.model.vocab["text"].docs == 2

@@ -39,7 +39,7 @@ class FocusConfig(BaseModel):
     budget: int | None = Field(default=None, ge=1, description="pages; checked between batches")
     # the target discriminator
     weights: dict[str, float] = Field(default_factory=lambda: {"text": 1.0})
-    threshold_share: float = Field(default=0.75, gt=0, le=1)
+    threshold_share: float = Field(default=0.85, gt=0, le=1)
     default_threshold: float = Field(default=0.45, gt=0, le=1)
     # bootstrapping
     round_every: int = Field(default=5, ge=1)

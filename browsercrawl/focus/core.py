@@ -131,8 +131,13 @@ class FocusCore:
                 depth: int = 0) -> tuple[Verdict, list[Verdict]]:
         """Score and label a fetched page; returns its verdict and the verdicts of pages that a
         bootstrapping round just admitted to the examples (their stored rows change)."""
+        with self.lock:
+            if url in self.verdicts:  # fetched both ways (auto mode's samples): learn from it once
+                return self.verdicts[url], []
         feats = PageFeatures.of(url, title, text, html)
         with self.lock:
+            if url in self.verdicts:
+                return self.verdicts[url], []
             node = self.nodes.get(url)
             host = host_of(url)
             if node is None:

@@ -31,7 +31,7 @@ class Example:
 @dataclass(frozen=True)
 class TargetSettings:
     weights: dict[str, float]
-    threshold_share: float = 0.7
+    threshold_share: float = 0.85
     default_threshold: float = 0.4
     drift_share: float = 0.8  # a candidate's similarity to the given examples, as a share of the threshold
     admit_per_round: int = 3

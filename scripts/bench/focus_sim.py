@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from browsercrawl_demo.focus_sites import Site
+
 from browsercrawl.engine.parse import parse_html
 from browsercrawl.focus.core import FocusCore, FocusSettings
-from tests.apps.focussites import Site
 
 
 @dataclass
