@@ -17,7 +17,8 @@ The order in which a crawl fetches a site's pages does not depend on its budget 
 stops it), so each strategy crawls once and the figures at 25%, 50% and 100% of a site's pages
 are read from the first pages it fetched there. Per site and budget: recall (truth targets
 fetched / truth targets), harvest rate (truth targets / pages fetched) and, for the strategies
-that label pages, the precision of the pages labelled target. The example pages are left out of
+that label pages, the precision of the pages labelled target and the share of all targets that
+were labelled so (recall of the labels). The example pages are left out of
 every count.
 
 Usage: ``.venv/bin/python scripts/bench_focus.py [--out DIR] [--seed 1]``.
@@ -173,7 +174,7 @@ def figures(order: dict[str, list[str]], truth: dict[str, set[str]], sizes: dict
         for share in SHARES:
             got = fetched[:max(1, round(share * sizes[host]))]
             found = sum(1 for u in got if u in targets)
-            row = {"pages": len(got), "recall": found / len(targets),
+            row = {"pages": len(got), "targets": len(targets), "recall": found / len(targets),
                    "harvest": found / len(got) if got else 0.0}
             if labels is not None:
                 labelled = [u for u in got if labels.get(u) == "target"]
@@ -190,7 +191,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="keep the databases and results.json here")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=130)
     sites: dict[str, Site] = {s: make_site(s, args.seed) for s in SHAPES}
     with contextlib.ExitStack() as stack:
         out = args.out or Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -235,30 +236,32 @@ def _mean(report: dict, run: str, shapes: Sequence[str], share: float, key: str)
     return statistics.mean(report["runs"][run][s][str(share)][key] for s in shapes)
 
 
-def _pooled_precision(report: dict, run: str, shapes: Sequence[str], share: float) -> tuple[float, int]:
+def _pooled_labels(report: dict, run: str, shapes: Sequence[str], share: float) -> tuple[float, int, float]:
+    """Precision of the pages labelled target, how many, and the share of all targets labelled."""
     rows = [report["runs"][run][s][str(share)] for s in shapes]
     labelled = sum(r["labelled"] for r in rows)
     right = sum(r["right"] for r in rows)
-    return (right / labelled if labelled else 1.0), labelled
+    return (right / labelled if labelled else 1.0), labelled, right / sum(r["targets"] for r in rows)
 
 
 def _print(console: Console, report: dict) -> None:
     runs = list(report["runs"])
     for title, shapes in (("tuning sites (mean of 4)", TUNING), ("held-out site: portal", HELD_OUT)):
         table = Table(title=title)
-        for col in ("budget", "strategy", "recall", "harvest", "recall / BFS", "labelled precision"):
+        for col in ("budget", "strategy", "recall", "harvest", "recall / BFS", "labelled: precision",
+                    "labelled: recall"):
             table.add_column(col, justify="right")
         for share in SHARES:
             bfs = _mean(report, "breadth-first", shapes, share, "recall")
             for run in runs:
                 rec = _mean(report, run, shapes, share, "recall")
-                prec = "-"
+                prec = lrec = "-"
                 if "labelled" in report["runs"][run][shapes[0]][str(share)]:
-                    p, n = _pooled_precision(report, run, shapes, share)
-                    prec = f"{p:.3f} of {n}"
+                    p, n, r = _pooled_labels(report, run, shapes, share)
+                    prec, lrec = f"{p:.3f} of {n}", f"{r:.2f}"
                 table.add_row(f"{int(share * 100)}%", run, f"{rec:.2f}",
                               f"{_mean(report, run, shapes, share, 'harvest'):.2f}",
-                              f"{rec / bfs:.2f}x" if bfs else ("-" if not rec else "inf"), prec)
+                              f"{rec / bfs:.2f}x" if bfs else ("-" if not rec else "inf"), prec, lrec)
             table.add_section()
         console.print(table)
     per_site = Table(title="per site, 50% budget")

@@ -104,7 +104,7 @@ def link_grid() -> list[tuple]:
         if h3 < 0:
             continue
         for path_weight in (0.4, 0.6) if h1 else (0.4,):
-            settings = FocusSettings(TargetSettings(weights={"text": 1.0}, threshold_share=0.75),
+            settings = FocusSettings(TargetSettings(weights={"text": 1.0}),
                                      LinkWeights(h1, h2, h3), path_weight=path_weight)
             r25, r50 = [], []
             for example_sites in LINK_EXAMPLE_SETS:
