@@ -113,6 +113,8 @@ def test_an_interrupted_focused_crawl_resumes_with_what_it_learned(world: World,
     assert second["examples"] >= first["examples"] and second["threshold"] == first["threshold"]
     said = {u for u, k in labelled(db).items() if k == "target"}
     assert len(said & world.truth) / len(said) >= 0.9
+    stats = all_stats(str(db))["focus"]  # `browsercrawl stats`, on either backend
+    assert stats["pages"] == len(pages) and stats["targets"] == len(said)
 
 
 def test_unfetchable_examples_stop_the_crawl_with_one_line(world: World, tmp_path: Path) -> None:
