@@ -232,17 +232,24 @@ class FocusCore:
         if waiting is not None:
             waiting.pop(node.url, None)
 
-    def relevance(self, node: Node, examples: list[tuple[dict, dict]] | None = None) -> float:
-        """R(l) of a waiting link (see module docstring); ``examples``: :meth:`_example_vectors`."""
+    def relevance(self, node: Node, examples: list[tuple[dict, dict]] | None = None,
+                  paths: dict[str | None, float | None] | None = None) -> float:
+        """R(l) of a waiting link (see module docstring); ``examples``: :meth:`_example_vectors`;
+        ``paths``: the path scores of pages already computed in this round (siblings share one)."""
         w = self.settings.links
-        parent = self.nodes.get(node.parent) if node.parent else None
-        path: list[tuple[str, ...]] = []
-        cur = parent
-        while cur is not None and len(path) < 8:
-            if cur.hop:
-                path.append(cur.hop)
-            cur = self.nodes.get(cur.parent) if cur.parent else None
-        r_anchor = self.path.score(node.hop, path)
+        if paths is not None and node.parent in paths:
+            along = paths[node.parent]
+        else:
+            path: list[tuple[str, ...]] = []
+            cur = self.nodes.get(node.parent) if node.parent else None
+            while cur is not None and len(path) < 8:
+                if cur.hop:
+                    path.append(cur.hop)
+                cur = self.nodes.get(cur.parent) if cur.parent else None
+            along = self.path.path_score(path)
+            if paths is not None:
+                paths[node.parent] = along
+        r_anchor = self.path.mix(node.hop, along)
         r_page = self._page_relevance(node)
         if not w.predicted:
             return w.anchor * r_anchor + w.page * r_page
@@ -288,10 +295,11 @@ class FocusCore:
             for url in list(self.examples_pending):  # asked for and still unread: not fetchable
                 self.example_failed(url)
             ex = self._example_vectors()
+            paths: dict[str | None, float | None] = {}
             ranked: dict[str, list[tuple[float, Node]]] = {}
             for host, waiting in self.waiting.items():
                 if waiting:
-                    ranked[host] = sorted(((self.relevance(n, ex), n) for n in waiting.values()),
+                    ranked[host] = sorted(((self.relevance(n, ex, paths), n) for n in waiting.values()),
                                           key=lambda rn: (-rn[0], rn[1].depth, rn[1].url))
             # Links under the threshold wait while any site still has a better one.
             floor = self.settings.link_threshold

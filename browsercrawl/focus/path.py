@@ -58,10 +58,15 @@ class PathModel:
         """The best token rate of a hop (the base rate for a hop without tokens)."""
         return max((min(1.0, self.rate(t)) for t in hop), default=self.base_rate())
 
+    def path_score(self, path: Sequence[Sequence[str]]) -> float | None:
+        """The mean score of the hops that reached a page (None for a page reached by none)."""
+        return sum(self.hop_score(h) for h in path) / len(path) if path else None
+
+    def mix(self, hop: Sequence[str], along: float | None) -> float:
+        """A link's score from its own hop and its page's :meth:`path_score`."""
+        own = self.hop_score(hop)
+        return own if along is None else (1 - self.path_weight) * own + self.path_weight * along
+
     def score(self, hop: Sequence[str], path: Sequence[Sequence[str]]) -> float:
         """A link's score: its hop mixed with the mean score of the hops that reached its page."""
-        own = self.hop_score(hop)
-        if not path:
-            return own
-        along = sum(self.hop_score(h) for h in path) / len(path)
-        return (1 - self.path_weight) * own + self.path_weight * along
+        return self.mix(hop, self.path_score(path))
