@@ -44,3 +44,33 @@ def test_focused_crawl_in_the_browser_finds_the_targets_first(tmp_path: Path) ->
     found = (truth & stored) - {example}
     assert len(found) >= 0.7 * (len(truth) - 1)  # half the pages hold most of the targets
     assert len(said & truth) / len(said) >= 0.9 and len(said & truth) >= 0.9 * len(found)
+
+
+@pytest.mark.browser
+def test_focused_crawl_behind_a_login_that_expires(tmp_path: Path, monkeypatch) -> None:
+    """Through the session part: logged in, logged out every 40 pages, logged in again; a login
+    page is never scored nor stored, and the targets are still found and labelled."""
+    monkeypatch.setenv("BC_FOCUS_PASSWORD", "s3cret")
+    site = make_site("tree")
+    with serve_in_thread(make_app(site, password="s3cret", expire_every=40), free_port()) as base:
+        truth = {canonical_url(base + p) for p in site.targets()}
+        example = canonical_url(base + sorted(site.targets())[0])
+        db = tmp_path / "c.db"
+        job = parse_job({
+            "seeds": [base + "/"],
+            "scope": {"deny": ["/login", "/logout"]},
+            "rendering": {"mode": "browser", "timeout_seconds": 60, "block": ["image", "font", "media"]},
+            "politeness": {"concurrency": 2, "per_host_concurrency": 2, "obey_robots": False},
+            "output": {"database": str(db)},
+            "session": {"method": "form", "login_url": base + "/login",
+                        "accounts": [{"username": "crawler", "password_env": "BC_FOCUS_PASSWORD"}]},
+            "focus": {"examples": [example]},
+        }, tmp_path / "job.toml")
+        summary = asyncio.run(build_crawler(job, CrawlOptions(quiet=True)).run())
+    assert summary.parts["session"]["relogins"] >= 1
+    with sqlite3.connect(db) as conn:
+        titles = [r[0] for r in conn.execute("SELECT title FROM pages")]
+        said = {r[0] for r in conn.execute("SELECT url FROM focus_pages WHERE kind = 'target'")}
+        scored = conn.execute("SELECT COUNT(*) FROM focus_pages").fetchone()[0]
+    assert "Log in" not in titles and scored == len(titles)
+    assert said == truth  # every target found and labelled, nothing else

@@ -75,7 +75,7 @@ class FocusHook(PageHook):
 
     async def after_snapshot(self, ctx: PageContext) -> None:
         result = ctx.result
-        if result is None:
+        if result is None or not result.store:  # e.g. a login page served instead: fetched again later
             return
         url = ctx.request.url
         if result.status >= 400 or "html" not in (result.content_type or "html"):

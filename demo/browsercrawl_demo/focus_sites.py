@@ -496,13 +496,46 @@ def reachable(site: Site, start: str = "/") -> set[str]:
     return seen
 
 
-def make_app(site: Site) -> web.Application:
+LOGIN_FORM = ("<!doctype html><html><head><title>Log in</title></head><body><form method='post' "
+              "action='/login'><input name='username'><input type='password' name='password'>"
+              "<button type='submit'>Log in</button></form></body></html>")
+
+
+def make_app(site: Site, password: str | None = None, expire_every: int = 0) -> web.Application:
+    """Serve ``site``; with ``password``, every page needs a login (any user name, that password)
+    and, with ``expire_every``, a session ends after that many pages (the crawl must log in again)."""
+    sessions: dict[str, int] = {}
+
     async def page(request: web.Request) -> web.Response:
+        if password is not None:
+            sid = request.cookies.get("sid", "")
+            if sid not in sessions:
+                raise web.HTTPFound("/login")
+            sessions[sid] += 1
+            if expire_every and sessions[sid] >= expire_every:
+                del sessions[sid]
         html = site.html(request.path_qs)
         if html is None:
             return web.Response(status=404, text="not found")
         return web.Response(text=html, content_type="text/html")
 
+    async def login_form(request: web.Request) -> web.Response:
+        return web.Response(text=LOGIN_FORM, content_type="text/html")
+
+    async def login(request: web.Request) -> web.Response:
+        form = await request.post()
+        if form.get("password") != password:
+            return web.Response(text=LOGIN_FORM.replace("<form", "<p>Wrong username or password</p><form"),
+                                content_type="text/html")
+        sid = f"s{len(sessions)}-{random.random()}"
+        sessions[sid] = 0
+        response = web.HTTPFound("/")
+        response.set_cookie("sid", sid)
+        raise response
+
     app = web.Application()
+    if password is not None:
+        app.router.add_get("/login", login_form)
+        app.router.add_post("/login", login)
     app.router.add_get("/{tail:.*}", page)
     return app
