@@ -21,6 +21,7 @@ site, so what is measured is what runs.
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
@@ -30,6 +31,9 @@ from browsercrawl.focus.features import PageFeatures, link_tokens, url_tokens, w
 from browsercrawl.focus.path import PathModel
 from browsercrawl.focus.target import TargetModel, TargetSettings
 from browsercrawl.focus.tfidf import cosine
+
+RESCORE_SHARE = 0.1  # every waiting link is re-scored after 10% more pages read...
+RESCORE_MIN_PAGES = 10  # ...or 10 pages, whichever is more
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ class Node:
     led: bool = False  # its hop was counted as leading to a target
     children: int = 0  # fetched pages reached through it
     child_targets: int = 0
+    out: list[str] = field(default_factory=list)  # the links found on it (once fetched)
+    r: float | None = None  # its R(l) when last scored (waiting links)
 
     @property
     def hop(self) -> tuple[str, ...]:
@@ -107,6 +113,8 @@ class FocusCore:
         self.candidates: dict[str, PageFeatures] = {}  # labelled targets not yet examples
         self.seq: Counter[str] = Counter()
         self.targets_since_round = 0
+        self.scored_at = -1  # pages read when every waiting link was last re-scored
+        self.dirty: set[str] = set()  # waiting links to re-score at the next release
         self.lock = threading.RLock()
         for kw in settings.keywords:
             self.path.prior(words(kw), weight=2)
@@ -159,6 +167,7 @@ class FocusCore:
                 if holder is not None:
                     holder.children += 1
                     holder.child_targets += int(node.target)
+                    self.dirty.update(holder.out)  # its yield changed: so did R of its links
             if node.target:
                 self._credit_path(node)
                 if url not in self.example_urls:
@@ -212,15 +221,19 @@ class FocusCore:
                 return
             parent = self.nodes.get(parent_url)
             anchor_words, toks = link_tokens(url, anchor)
+            if parent is not None:
+                parent.out.append(url)
             if node is None:
                 host = host_of(url)
                 node = self.nodes[url] = Node(url, host, (parent.depth + 1) if parent else 1,
                                               parent_url, [parent_url], Counter(anchor_words), toks)
                 self.waiting.setdefault(host, {})[url] = node
+                self.dirty.add(url)
                 return
             if node.host not in self.waiting or url not in self.waiting[node.host]:
                 return  # already released
             node.anchor.update(w for w in anchor_words if w not in node.anchor)
+            self.dirty.add(url)
             if parent_url not in node.parents and len(node.parents) < 8:
                 node.parents.append(parent_url)
             if parent is not None and parent.depth + 1 < node.depth:
@@ -294,13 +307,12 @@ class FocusCore:
                     return out
             for url in list(self.examples_pending):  # asked for and still unread: not fetchable
                 self.example_failed(url)
-            ex = self._example_vectors()
-            paths: dict[str | None, float | None] = {}
+            self._rescore()
             ranked: dict[str, list[tuple[float, Node]]] = {}
             for host, waiting in self.waiting.items():
-                if waiting:
-                    ranked[host] = sorted(((self.relevance(n, ex, paths), n) for n in waiting.values()),
-                                          key=lambda rn: (-rn[0], rn[1].depth, rn[1].url))
+                if waiting:  # best R first, then the shallower, then the first found
+                    best = heapq.nlargest(per_host, waiting.values(), key=lambda n: (n.r or 0.0, -n.depth))
+                    ranked[host] = [(n.r or 0.0, n) for n in best]
             # Links under the threshold wait while any site still has a better one.
             floor = self.settings.link_threshold
             strong = any(r[0][0] >= floor for r in ranked.values())
@@ -311,6 +323,25 @@ class FocusCore:
                     self.waiting[host].pop(n.url)
                 out.extend(chosen)
             return out
+
+    def _rescore(self) -> None:
+        """Score new links and those whose holders' yield changed; every link again once the crawl
+        has read ``RESCORE_SHARE`` more pages (what the path discriminator learned moves slowly),
+        so a release costs little even with tens of thousands of links waiting."""
+        pages = sum(self.seq.values())
+        full = pages - self.scored_at >= max(RESCORE_MIN_PAGES, RESCORE_SHARE * pages)
+        if full:
+            self.scored_at = pages
+        ex = self._example_vectors() if self.settings.links.predicted else []
+        paths: dict[str | None, float | None] = {}
+        if full:
+            todo = [n for waiting in self.waiting.values() for n in waiting.values()]
+        else:
+            todo = [n for n in (self.nodes.get(u) for u in self.dirty)
+                    if n is not None and n.url in self.waiting.get(n.host, {})]
+        for n in todo:
+            n.r = self.relevance(n, ex, paths)
+        self.dirty.clear()
 
     def waiting_count(self) -> int:
         with self.lock:
