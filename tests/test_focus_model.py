@@ -25,6 +25,8 @@ def page(url: str, text: str, title: str = "", html: str | None = None) -> PageF
 
 def test_tokens_of_text_urls_and_structure() -> None:
     assert words("The Cutoff-Scores of 2021, in Hebei!") == ["cutoff", "scores", "hebei"]
+    assert words("河北省录取分数线 2021") == ["河北", "北省", "省录", "录取", "取分", "分数", "数线"]
+    assert words("分 score分数") == ["分数", "score"]  # a lone character is too short to be a word
     assert url_tokens("http://a.test/index.php?id=123&cat=3") == [
         "index", "php", "id", "#", "cat", "#", "depth:1"]
     assert url_tokens("http://a.test/x/y/") == ["x", "y", "depth:2"]

@@ -1,10 +1,12 @@
 """What a page and a link look like to the focused crawler: bags of tokens, one bag per field.
 
 A page has four fields, each compared with the examples on its own (``target.py``): its visible
-text, its title, the tokens of its URL (path and query split at punctuation, digit runs turned
-into ``#`` so ``?id=123`` and ``?id=456`` look alike) and its structure (``parent>child`` tag
-pairs and ``tag.class`` names of the body, which tell a score table from a list of news even when
-the words are close). A link has the words of its anchor and the tokens of its URL.
+text (words; Chinese, Japanese and Korean runs, written without spaces, as character pairs: the
+source paper's sites are Chinese), its title, the tokens of its URL (path and query split at
+punctuation, digit runs turned into ``#`` so ``?id=123`` and ``?id=456`` look alike) and its
+structure (``parent>child`` tag pairs and ``tag.class`` names of the body, which tell a score
+table from a list of news even when the words are close). A link has the words of its anchor
+and the tokens of its URL.
 """
 
 from __future__ import annotations
@@ -27,11 +29,24 @@ STOP_WORDS = frozenset(_STOP.split())
 _SKIP = {"script", "style", "noscript", "template"}
 
 
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+
+
 def words(text: str | None) -> list[str]:
-    """Lower-case words of two letters or more (CJK runs count as one word each), stop words dropped."""
+    """Lower-case words of two letters or more, stop words dropped; Chinese, Japanese and Korean
+    text, written without spaces, as overlapping character pairs."""
     if not text:
         return []
-    return [w for w in (m.lower() for m in _WORD.findall(text)) if w not in STOP_WORDS]
+    out = []
+    for m in _WORD.findall(text):
+        if _CJK_RUN.search(m):
+            for run in _CJK_RUN.findall(m):
+                out.extend(run[i:i + 2] for i in range(len(run) - 1))
+            rest = _CJK_RUN.sub(" ", m).split()
+            out.extend(w.lower() for w in rest if len(w) >= 2 and w.lower() not in STOP_WORDS)
+        elif (w := m.lower()) not in STOP_WORDS:
+            out.append(w)
+    return out
 
 
 def url_tokens(url: str) -> list[str]:
