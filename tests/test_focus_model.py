@@ -164,3 +164,15 @@ def test_a_page_fetched_twice_is_learned_once() -> None:
     first, _ = core.observe("http://s.test/a", "A", NEWS.format(y=1), None)
     again, _ = core.observe("http://s.test/a", "A", NEWS.format(y=1), None)  # auto mode: both ways
     assert again is first and core.seq["s.test"] == 2 and core.model.vocab["text"].docs == 2
+
+
+def test_a_focused_crawl_refuses_distributed_workers(tmp_path) -> None:
+    from browsercrawl.assemble import build_parts
+    from browsercrawl.engine.options import CrawlOptions
+
+    job = parse_job({"seeds": ["http://127.0.0.1:1/"], "output": {"database": "c.db"},
+                     "distributed": {"redis": "redis://127.0.0.1:1/0"},
+                     "focus": {"examples": ["http://127.0.0.1:1/a"]}}, tmp_path / "job.toml")
+    with pytest.raises(UserError, match="focused crawl runs in one process") as err:
+        build_parts(job, CrawlOptions())
+    assert "\n" not in str(err.value)

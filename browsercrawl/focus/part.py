@@ -173,7 +173,14 @@ class FocusPart(Part):
 
 
 def build(cfg: FocusConfig, job: JobConfig, options: CrawlOptions) -> FocusPart | None:
-    return FocusPart(cfg, job) if cfg.enabled else None
+    if not cfg.enabled:
+        return None
+    if job.distributed is not None:
+        # The waiting links and what was learned live in this process; workers on other machines
+        # would each hold a part of them and learn from a part of the pages.
+        raise UserError(f"{job.source_path}: focus: a focused crawl runs in one process; "
+                        "remove [distributed] (or [focus])")
+    return FocusPart(cfg, job)
 
 
 PART = PartSpec(name="focus", config=FocusConfig, build=build, stats=focus_stats)
