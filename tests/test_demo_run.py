@@ -12,6 +12,7 @@ import pytest
 
 @pytest.mark.browser
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # the demo's own limit below; six crawls and a training run
 def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     out = tmp_path / "demo-out"
     res = subprocess.run(
@@ -45,6 +46,11 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     sf = report["search_forms"]
     assert sf["search_only_by_links"] == 0 and sf["search_only_found"] > 0
     assert "search-only threads found" in res.stdout
+    # More pages like three examples across five other sites, in half their pages.
+    fo = report["focus"]
+    assert fo["targets_found"] >= max(0.6 * fo["targets_existing"], 1.5 * fo["bfs_targets_found"])
+    assert fo["labelled_right"] >= 0.95 * fo["labelled"] > 0
+    assert "score pages found at half the pages" in res.stdout
     # The password never reaches the files the demo leaves behind.
     from browsercrawl_demo.auth import password_for
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from browsercrawl.config.ajax import AjaxConfig
 from browsercrawl.config.distributed import DistributedConfig
 from browsercrawl.config.errors import check_regex, format_validation_error
+from browsercrawl.config.focus import FocusConfig
 from browsercrawl.config.induction import InductionConfig
 from browsercrawl.config.search_forms import SearchFormsConfig
 from browsercrawl.config.session import SessionConfig
@@ -137,6 +138,7 @@ class JobConfig(BaseModel):
     induction: InductionConfig | None = None
     social: SocialConfig | None = None
     search_forms: SearchFormsConfig | None = None
+    focus: FocusConfig | None = None
 
     base_dir: Path = Field(default=Path("."), exclude=True)
     source_path: Path = Field(default=Path("job.toml"), exclude=True)  # named in later errors

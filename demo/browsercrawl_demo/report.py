@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from browsercrawl_demo.focus_demo import report_rows as focus_rows
 from browsercrawl_demo.search_forms_demo import report_rows as search_forms_rows
 
 
@@ -39,6 +40,8 @@ def print_report(report: dict[str, Any]) -> None:
         )
         table.add_row(f"{name}: login pages stored (must be 0)", str(part.get("login_pages_stored")))
     for row in search_forms_rows(report):
+        table.add_row(*row)
+    for row in focus_rows(report):
         table.add_row(*row)
     cap = report.get("captcha_model") or {}
     table.add_row(

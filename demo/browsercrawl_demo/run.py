@@ -6,7 +6,8 @@ CAPTCHA with that model (no test oracle), the site logs it out every few hundred
 re-login is exercised, the AJAX part scrolls and clicks "load more", the induction part learns
 the thread pages from two samples and fills ``records``, the social part walks members and
 their follow lists, and the search-forms part queries the site's search for the threads no link
-reaches (``search_forms_demo.py``). The job files are written to the output folder, so a user
+reaches (``search_forms_demo.py``); a focused crawl of five other sites finds more pages like
+three examples (``focus_demo.py``). The job files are written to the output folder, so a user
 can rerun or edit them with ``browsercrawl crawl``.
 """
 
@@ -33,6 +34,7 @@ from browsercrawl_demo.auth import password_for
 from browsercrawl_demo.captcha_image import random_captcha_text, render_captcha
 from browsercrawl_demo.config import DemoConfig
 from browsercrawl_demo.expected import login_pages_stored, pick_samples, score_records
+from browsercrawl_demo.focus_demo import run_focus
 from browsercrawl_demo.search_forms_demo import run_search_forms
 from browsercrawl_demo.truth import build_truth
 
@@ -225,5 +227,6 @@ def run_demo(
         report["search_forms"] = run_search_forms(out, site.url, truth, _session_section(site, user, model),
                                                   out / "community.profile.json", echo)
         report["site_mutations"] = len(site.state.mutations)
+    report["focus"] = run_focus(out, echo, seed=seed)
     (out / "summary.json").write_text(json.dumps(report, indent=2))
     return report
