@@ -14,7 +14,7 @@ from browsercrawl.assemble import build_crawler
 from browsercrawl.config import load_job
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.engine.summary import CrawlSummary
-from browsercrawl.errors import EXIT_CRAWL_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
+from browsercrawl.errors import EXIT_CRAWL_FAILURES, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UserError
 
 
 def run_crawl(job_path: str | Path, options: CrawlOptions, *, worker: bool = False) -> CrawlSummary:
@@ -94,6 +94,9 @@ def crawl(
         raise UserError("--pause-on-error needs --headed (there is no browser window to pause in)")
     summary = run_crawl(job, options, worker=worker)
     click.echo(json.dumps(summary.as_dict(), indent=None if quiet else 2))
+    if (blocked := summary.nothing_crawlable()) is not None:
+        click.echo(f"browsercrawl: error: {blocked}", err=True)
+        return EXIT_USAGE
     if summary.interrupted:
         return EXIT_INTERRUPTED
     return EXIT_CRAWL_FAILURES if summary.failed else EXIT_OK

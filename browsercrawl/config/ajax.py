@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from browsercrawl.config.errors import check_regex, validate_section
+from browsercrawl.config.values import check_selector
 
 WAITS = ("load", "domcontentloaded", "networkidle", "selector", "dom-stable")
 
@@ -74,6 +75,16 @@ class AjaxRule(_Model):
     @classmethod
     def _match_compiles(cls, v: str) -> str:
         return check_regex(v)  # type: ignore[return-value]
+
+    @field_validator("selector", "item_selector", "done_selector")
+    @classmethod
+    def _selectors_parse(cls, v: str | None) -> str | None:
+        return check_selector(v)
+
+    @field_validator("load_more")
+    @classmethod
+    def _load_more_parses(cls, v: str | None) -> str | None:
+        return v if v is None or v == "auto" or not v.strip() else check_selector(v)
 
     @field_validator("explore", mode="before")
     @classmethod

@@ -22,6 +22,7 @@ from browsercrawl.config.induction import InductionConfig
 from browsercrawl.config.search_forms import SearchFormsConfig
 from browsercrawl.config.session import SessionConfig
 from browsercrawl.config.social import SocialConfig
+from browsercrawl.config.values import check_http_url, check_selector
 from browsercrawl.errors import UserError
 
 RESOURCE_TYPES = ("image", "font", "media", "stylesheet", "script", "xhr", "fetch", "websocket")
@@ -94,6 +95,11 @@ class RenderingConfig(_Section):
         default=50, ge=0, description="re-render the Nth static page, then at doubling intervals (0 = never)"
     )
 
+    @field_validator("wait_for_selector")
+    @classmethod
+    def _selector_parses(cls, selector: str | None) -> str | None:
+        return check_selector(selector)
+
     @field_validator("block")
     @classmethod
     def _known_types(cls, types: list[str]) -> list[str]:
@@ -147,8 +153,7 @@ class JobConfig(BaseModel):
     @classmethod
     def _seeds_are_http(cls, seeds: list[str]) -> list[str]:
         for s in seeds:
-            if not re.match(r"^https?://[^/\s]+", s):
-                raise ValueError(f"seed {s!r} is not an http(s) URL")
+            check_http_url(s, "seed")
         return seeds
 
     @property

@@ -7,13 +7,13 @@ resolved only when a login needs it (``browsercrawl.session.secrets``).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from browsercrawl.config.errors import check_regex, validate_section
+from browsercrawl.config.values import check_http_url
 
 DEFAULT_FAILURE_TEXTS = [
     "wrong username or password",
@@ -130,9 +130,7 @@ class SessionConfig(_Section):
     @field_validator("login_url")
     @classmethod
     def _http(cls, v: str | None) -> str | None:
-        if v is not None and not re.match(r"^https?://[^/\s]+", v):
-            raise ValueError(f"{v!r} is not an http(s) URL")
-        return v
+        return None if v is None else check_http_url(v, "login URL")
 
     @model_validator(mode="after")
     def _consistent(self) -> SessionConfig:

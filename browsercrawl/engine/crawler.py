@@ -42,6 +42,8 @@ from browsercrawl.frontier.scope import Scope
 from browsercrawl.frontier.stores import open_frontier
 from browsercrawl.frontier.urls import canonical_url, host_key
 from browsercrawl.storage.base import Store
+from browsercrawl.storage.db import check_ours
+from browsercrawl.storage.lock import DatabaseLock
 from browsercrawl.storage.stores import store_for
 
 log = logging.getLogger(__name__)
@@ -82,6 +84,7 @@ class Crawler:
         self._holds: dict[str, int] = {}
         self._interrupted = False
         self._dry = False  # the parts had nothing more when the crawl last ran dry
+        self.blocked_seeds: dict[str, str] = {}  # seed -> the robots.txt rule that refused it
 
     # -- the handle the parts get (CrawlHandle) ---------------------------------------------------
     def hold_host(self, host: str) -> None:
@@ -108,6 +111,12 @@ class Crawler:
             log.error("%s", error)
         self.stop()
 
+    def _on_store_error(self, error: UserError) -> None:
+        """The store refused a batch (disk full, damaged file): stop now, keep what was committed."""
+        if self.fatal is None:
+            self.fatal = error  # the CLI prints it: one line, no log line beside it
+        self.stop()
+
     def render_shape(self, url: str) -> bool:
         if self.router is None:
             return False
@@ -126,10 +135,25 @@ class Crawler:
 
     async def run(self) -> CrawlSummary:
         store = store_for(self.job.output.database, self.job.base_dir)
+        lock = None
+        if store.kind == "sqlite":
+            folder = self.job.database_path.parent
+            if not folder.is_dir():
+                raise UserError(f"{self.job.database_path}: folder {folder} does not exist")
+            check_ours(self.job.database_path)  # a damaged or foreign file: refused, no lock file beside
+            lock = DatabaseLock(self.job.database_path).acquire()  # a second crawl refuses here
+        try:
+            return await self._open_and_run(store)
+        finally:
+            if lock is not None:
+                lock.release()
+
+    async def _open_and_run(self, store: Store) -> CrawlSummary:
         if self.opts.fresh:
             if store.kind != "sqlite":
                 raise UserError(f"--fresh deletes a SQLite file; {store.location} is a server: "
                                 "drop its tables (or use a new database) instead")
+            check_ours(self.job.database_path)  # never delete another program's file
             remove_database(self.job.database_path)
         started = time.monotonic()
         db = await store.open()
@@ -167,7 +191,7 @@ class Crawler:
             scheme = "https" if any(s.startswith(f"https://{host}") for s in self.job.seeds) else "http"
             return robots.crawl_delay(f"{scheme}://{host}/")
 
-        writer = ResultWriter(db, frontier, self._on_commit)
+        writer = ResultWriter(db, frontier, self._on_commit, self._on_store_error)
         self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle)
         if self.cluster is not None:
             sched = self.scheduler
@@ -208,7 +232,8 @@ class Crawler:
                         w.cancel()
                     await asyncio.gather(*workers, return_exceptions=True)
                     await asyncio.gather(*self._releases, return_exceptions=True)
-                    await frontier.unclaim(self.scheduler.buffered())
+                    if writer.store_error is None:
+                        await frontier.unclaim(self.scheduler.buffered())
                     await writer.close()
                     await writer_task
                     progress.stop()
@@ -218,6 +243,10 @@ class Crawler:
             self._remove_signals()
             await http_session.close()
 
+        if writer.store_error is not None:
+            with contextlib.suppress(Exception):  # the file is full or damaged; closing may fail too
+                await db.close()
+            raise writer.store_error
         counts = await frontier.counts()
         total = await db.count_pages()
         await db.close()
@@ -242,6 +271,7 @@ class Crawler:
             adaptive=self.router.summary() if self.router else {},
             parts={p.name: p.summary() for p in self.parts if p.summary()},
             backends=self._backends(db, writer),
+            blocked_seeds=self.blocked_seeds,
         )
         self.runtime = None
         if self.fatal is not None:
@@ -305,8 +335,11 @@ class Crawler:
         self.scheduler.notify(hosts)
         return bool(hosts)
 
-    def _on_commit(self, hosts: set[str], batch: list[Outcome]) -> None:
+    def _on_commit(self, hosts: set[str], batch: list[Outcome], stored: int) -> None:
         assert self.scheduler is not None
+        # Retries gave their place back when they were re-queued; every other request that stored
+        # nothing gives it back now.
+        self.scheduler.refund(sum(o.completion.state != "retry" for o in batch) - stored)
         self.counters.queued += sum(len(o.new_urls) for o in batch)
         if self.cluster is not None:
             # Acknowledged claims leave room under this worker's cap: its hosts may claim again.
@@ -339,7 +372,10 @@ class Crawler:
             pause = None
             try:
                 if not await robots.allowed(req.url):
-                    writer.submit(Outcome(Completion(req, "skipped", error="disallowed by robots.txt")))
+                    rule = robots.blocking_rule(req.url)
+                    if req.depth == 0:
+                        self.blocked_seeds[req.url] = rule
+                    writer.submit(Outcome(Completion(req, "skipped", error=f"disallowed by {rule}"[:500])))
                     self.counters.skipped += 1
                     continue
                 outcome, retry, pause = await self._handle(fetcher, req)

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from browsercrawl.engine.result import FetchResult
+from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Completion, Frontier, NewUrl
 from browsercrawl.storage.base import PageTx, Store
 
@@ -110,7 +111,8 @@ class ResultWriter:
         self,
         db: Store,
         frontier: Frontier,
-        on_commit: Callable[[set[str], list[Outcome]], None],
+        on_commit: Callable[[set[str], list[Outcome], int], None],
+        on_store_error: Callable[[UserError], None],
         max_batch: int = 64,
         max_delay: float = 0.05,
     ) -> None:
@@ -119,6 +121,8 @@ class ResultWriter:
         self.store_seconds = 0.0  # time in the store's transactions (for the distributed figures)
         self.settle_seconds = 0.0  # time recording completions in a frontier outside the store
         self._on_commit = on_commit
+        self._on_store_error = on_store_error
+        self.store_error: UserError | None = None  # the store refused a write: nothing more is written
         self._pending: list[Outcome] = []
         self._max_batch = max_batch
         self._max_delay = max_delay
@@ -132,6 +136,8 @@ class ResultWriter:
         return len(self._pending) + self.committing
 
     def submit(self, outcome: Outcome) -> None:
+        if self.store_error is not None:
+            return  # its request stays 'inflight' in the store and is fetched again on resume
         self._pending.append(outcome)
         self._have_work.set()
 
@@ -152,7 +158,14 @@ class ResultWriter:
         self.committing = len(batch)
         try:
             t0 = time.perf_counter()
-            hosts, stored, dups = await self.db.write(lambda tx: commit_outcomes(tx, batch, self.frontier))
+            try:
+                hosts, stored, dups = await self.db.write(
+                    lambda tx: commit_outcomes(tx, batch, self.frontier))
+            except UserError as exc:  # disk full, damaged file: stop; what was committed stays
+                self.store_error = exc
+                self._pending.clear()
+                self._on_store_error(exc)
+                return
             t1 = time.perf_counter()
             self.store_seconds += t1 - t0
             if hosts is None:
@@ -164,7 +177,7 @@ class ResultWriter:
             self.committing = 0
         self.pages_stored += stored
         self.duplicates += dups
-        self._on_commit(hosts, batch)
+        self._on_commit(hosts, batch, stored)
 
     async def close(self) -> None:
         self._closing = True

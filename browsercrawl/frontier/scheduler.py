@@ -97,6 +97,13 @@ class Scheduler:
             self.budget += 1
         self._wake.set()
 
+    def refund(self, requests: int) -> None:
+        """Requests that ended without storing a page (failed, skipped, a duplicate) give their
+        place under --max-pages back: the cap counts stored pages."""
+        if self.budget is not None and requests > 0:
+            self.budget += requests
+            self._wake.set()
+
     def hold(self, host: str) -> None:
         self.slots[host].held = True
 

@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from browsercrawl.config.errors import format_validation_error
 from browsercrawl.config.session import LoggedInSignal
+from browsercrawl.config.values import check_http_url
 from browsercrawl.errors import LoginError, UserError
 from browsercrawl.session.login import (
     CaptchaSeen,
@@ -122,6 +123,8 @@ class Step(_Model):
         for key in need:
             if getattr(self, key) is None:
                 raise ValueError(f"a {self.action!r} step needs {key!r}")
+        if self.action == "goto" and self.url is not None:
+            check_http_url(self.url, "goto URL")  # the same rule as the job's login_url
         if self.field == "password" and self.value is not None and not _PLACEHOLDER.fullmatch(self.value):
             raise ValueError("a password must be a placeholder like ${env:BC_PASSWORD}, never the password")
         return self
@@ -134,6 +137,11 @@ class Flow(_Model):
     steps: list[Step] = Field(min_length=1)
     logged_in: LoggedInSignal = Field(default_factory=LoggedInSignal)
     recorded_at: str | None = None
+
+    @field_validator("start_url")
+    @classmethod
+    def _start_url_is_http(cls, url: str) -> str:
+        return check_http_url(url, "start URL")  # the same rule as the job's login_url
 
     @model_validator(mode="after")
     def _starts_with_goto(self) -> Flow:

@@ -18,7 +18,32 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from browsercrawl.errors import EnvironmentProblem, UserError
+
 T = TypeVar("T")
+
+# The row of ``meta`` that says browsercrawl created a database: nothing is ever written into a
+# database without it (another program's file is refused), except an empty one, which gets it.
+MARKER_KEY = "created_by"
+MARKER_VALUE = "browsercrawl"
+
+
+class DamagedDatabase(UserError):
+    """The database file cannot be read (corrupted, truncated, not SQLite, undecodable text)."""
+
+
+class ForeignDatabase(UserError):
+    """The database holds tables but no browsercrawl marker: another program's data."""
+
+
+class StorageFull(EnvironmentProblem):
+    """The database cannot be written (disk full, I/O error); what was committed stays."""
+
+
+def foreign_database_message(location: str, tables: Sequence[str]) -> str:
+    shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+    return (f"{location}: not a browsercrawl database (tables {shown} but no {MARKER_KEY} marker in "
+            "its meta table); refusing to write into it: give output.database a new file")
 
 # Python types a part may name for a column; each store maps them to its own column types.
 ColumnType = type

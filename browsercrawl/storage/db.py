@@ -19,7 +19,15 @@ from typing import Any, TypeVar
 import sqlite_utils
 
 from browsercrawl.errors import UserError
-from browsercrawl.storage.base import PageTx
+from browsercrawl.storage.base import (
+    MARKER_KEY,
+    MARKER_VALUE,
+    DamagedDatabase,
+    ForeignDatabase,
+    PageTx,
+    StorageFull,
+    foreign_database_message,
+)
 
 T = TypeVar("T")
 
@@ -135,18 +143,17 @@ class CrawlDatabase:
     def _open(self) -> None:
         if self.path.parent and not self.path.parent.exists():
             raise UserError(f"{self.path}: folder {self.path.parent} does not exist")
+        check_ours(self.path)  # read-only: a damaged or foreign file is refused before any write
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=10000")
             conn.executescript(_CORE_SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise UserError(f"{self.path}: not a usable SQLite database: {exc}") from None
-        conn.execute(
-            "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
-            (str(SCHEMA_VERSION),),
-        )
+            conn.executemany("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                             [("schema_version", str(SCHEMA_VERSION)), (MARKER_KEY, MARKER_VALUE)])
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise database_error(self.path, exc) from None
         self._conn = conn
         self._thread_id = threading.get_ident()
 
@@ -173,7 +180,12 @@ class CrawlDatabase:
         if self._conn is None:
             self._open()
         assert self._conn is not None
-        return fn(self._conn)
+        try:
+            return fn(self._conn)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if isinstance(exc, sqlite3.DatabaseError) and _is_bug(exc):
+                raise  # our SQL, not the file: keep the traceback
+            raise database_error(self.path, exc) from None
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn(conn)`` on the database thread."""
@@ -238,14 +250,91 @@ class CrawlDatabase:
         return self._executor.submit(self._call, lambda c: c.execute(sql, params).fetchall()).result()
 
 
+# SQLite result codes that describe the file or the disk rather than the statement.
+_DISK_CODES = {"SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN"}
+_DAMAGE_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_FORMAT"}
+
+
+def _code_name(exc: sqlite3.DatabaseError) -> str:
+    """The primary result code's name (``SQLITE_IOERR`` for ``SQLITE_IOERR_WRITE``)."""
+    return "_".join((getattr(exc, "sqlite_errorname", "") or "").split("_")[:2])
+
+
+def _is_bug(exc: sqlite3.DatabaseError) -> bool:
+    """A statement error (no such column, constraint...) rather than a damaged file or a full disk."""
+    code = _code_name(exc)
+    if code in _DISK_CODES or code in _DAMAGE_CODES:
+        return False
+    return "decode" not in str(exc) and "malformed" not in str(exc)
+
+
+def database_error(path: Path | str, exc: BaseException) -> UserError:
+    """One line for a database that cannot be read or written: damaged (exit 2) or disk (exit 4)."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, sqlite3.DatabaseError) and _code_name(exc) in _DISK_CODES:
+        return StorageFull(f"{path}: cannot write the crawl database ({text}); what was committed is "
+                           "kept: free some space and run the same command again to resume")
+    if isinstance(exc, UnicodeDecodeError) or "decode to UTF-8" in text:
+        text = text.split(" with text ")[0] + ": text that is not UTF-8"
+    return DamagedDatabase(f"{path}: not a SQLite database, or a damaged one ({text[:200]})")
+
+
+# Up to this size a resumed crawl checks the whole file first (a second or two), so damage deep in
+# it is found before anything is written; a bigger file is checked as it is read.
+_QUICK_CHECK_MAX_BYTES = 512 * 1024 * 1024
+
+
+def check_ours(path: Path) -> None:
+    """Refuse, before anything is written, a file that is not a SQLite database browsercrawl made.
+
+    A missing or empty file, or a SQLite database without tables, is new: it gets the marker. A
+    database with tables must hold the marker (or, written by an older browsercrawl, the
+    ``schema_version`` row beside ``frontier`` and ``pages``), else it is another program's.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        conn = connect_readonly(path)
+    except sqlite3.DatabaseError as exc:
+        raise database_error(path, exc) from None
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        if not tables:
+            return
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+        if path.stat().st_size <= _QUICK_CHECK_MAX_BYTES:
+            problem = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if problem != "ok":
+                raise DamagedDatabase(
+                    f"{path}: not a SQLite database, or a damaged one (quick_check: {problem[:200]})")
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise database_error(path, exc) from None
+    finally:
+        conn.close()
+    legacy = "schema_version" in meta and {"frontier", "pages"} <= set(tables)
+    if meta.get(MARKER_KEY) != MARKER_VALUE and not legacy:
+        raise ForeignDatabase(foreign_database_message(str(path), tables))
+
+
 def open_readonly(path: str | Path) -> sqlite_utils.Database:
     """Open an existing crawl database for export and stats; a missing file is a user error."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: database not found")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = connect_readonly(path)
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1")
     except sqlite3.DatabaseError as exc:
-        raise UserError(f"{path}: not a SQLite database ({exc})") from None
+        raise database_error(path, exc) from None
     return sqlite_utils.Database(conn)
+
+
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that writes nothing, not even the ``-wal``/``-shm`` files beside the database.
+
+    Without a ``-wal`` file no writer is active in WAL mode, so the file is opened ``immutable``
+    (no shared-memory file is created); with one, a plain read-only open sees its committed pages.
+    """
+    wal = Path(f"{path}-wal")
+    flag = "mode=ro" if wal.exists() else "immutable=1"
+    return sqlite3.connect(f"{path.absolute().as_uri()}?{flag}", uri=True)

@@ -7,13 +7,15 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from browsercrawl.errors import UserError
 from browsercrawl.storage.base import is_postgres_url, redact
-from browsercrawl.storage.db import open_readonly
+from browsercrawl.storage.db import database_error, open_readonly
 
 
 class Reader:
@@ -90,6 +92,15 @@ def open_reader(database: str | Path) -> Reader:
             raise UserError(f"{redact(text)}: no crawl database there (no pages table)")
         return reader
     return Reader(text)
+
+
+@contextmanager
+def read_errors(location: str) -> Iterator[None]:
+    """Reading a damaged SQLite file (bad pages, text that is not UTF-8) is one line, not a traceback."""
+    try:
+        yield
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise database_error(location, exc) from None
 
 
 def check_database_arg(database: str) -> None:
