@@ -25,7 +25,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from browsercrawl.errors import UserError
-from browsercrawl.storage.base import PageTx, redact
+from browsercrawl.storage.base import (
+    MARKER_KEY,
+    MARKER_VALUE,
+    ForeignDatabase,
+    PageTx,
+    foreign_database_message,
+    redact,
+)
 from browsercrawl.storage.db import _CORE_SCHEMA, SCHEMA_VERSION
 
 T = TypeVar("T")
@@ -145,12 +152,25 @@ class PostgresStore:
         self._conn = connect(self.url)
         with self._conn.transaction():
             self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            self._check_ours()
             for stmt in core_schema() + EXTRA_SCHEMA:
                 self._conn.execute(stmt)
             self._conn.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema_version', %s) ON CONFLICT DO NOTHING",
-                (str(SCHEMA_VERSION),),
+                "INSERT INTO meta (key, value) VALUES ('schema_version', %s), (%s, %s) "
+                "ON CONFLICT DO NOTHING",
+                (str(SCHEMA_VERSION), MARKER_KEY, MARKER_VALUE),
             )
+
+    def _check_ours(self) -> None:
+        """Tables without browsercrawl's marker in ``meta`` are another program's: write nothing."""
+        tables = [r[0] for r in self._conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")]
+        if not tables:
+            return
+        meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+        legacy = "schema_version" in meta and {"frontier", "pages"} <= set(tables)
+        if meta.get(MARKER_KEY) != MARKER_VALUE and not legacy:
+            raise ForeignDatabase(foreign_database_message(self.location, tables))
 
     def _call(self, fn: Callable[[Any], T]) -> T:
         if self._conn is None:

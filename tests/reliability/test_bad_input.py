@@ -186,3 +186,27 @@ def test_a_database_made_by_an_older_browsercrawl_is_still_ours(tmp_path):
     check_ours(path)
     db = CrawlDatabase(path).open_sync()
     assert dict(db.read("SELECT key, value FROM meta"))["created_by"] == "browsercrawl"
+
+
+def test_another_programs_database_is_refused_on_either_backend(tmp_path, crawl_db):
+    """On SQLite and on PostgreSQL: tables without the marker are never written into."""
+    if crawl_db.backend == "postgresql":
+        from browsercrawl.storage.postgres import connect
+
+        conn = connect(crawl_db.database)
+    else:
+        conn = sqlite3.connect(crawl_db.database)
+    with closing(conn):
+        conn.execute("CREATE TABLE pages (url TEXT PRIMARY KEY, body TEXT)")
+        conn.execute("INSERT INTO pages VALUES ('http://example.org/', 'their data')")
+        conn.commit()
+    res = run("crawl", job(tmp_path, database=str(crawl_db)), cwd=tmp_path)
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "not a browsercrawl database (tables pages but no created_by marker" in res.stderr
+    assert crawl_db.rows("SELECT * FROM pages") == [("http://example.org/", "their data")]
+    if crawl_db.backend == "sqlite":
+        tables = crawl_db.rows("SELECT name FROM sqlite_master WHERE type='table'")
+    else:
+        tables = crawl_db.rows(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+    assert [t[0] for t in tables] == ["pages"]  # no meta, frontier or links table added
