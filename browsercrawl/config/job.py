@@ -7,6 +7,7 @@ The smallest valid job is ``seeds = [...]`` plus ``[output] database = "crawl.db
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
 from pathlib import Path
@@ -36,7 +37,10 @@ class _Section(BaseModel):
 class ScopeConfig(_Section):
     """Which URLs the crawl may follow."""
 
-    mode: Literal["same-host", "same-domain", "any"] = "same-host"
+    mode: Literal["same-host", "same-hostname", "same-domain", "any"] = Field(
+        default="same-host",
+        description="same-host: the seeds' scheme, host and port; same-hostname: any port",
+    )
     allow: list[str] = Field(
         default_factory=list, description="regexes; if given, a URL must match one"
     )
@@ -45,6 +49,30 @@ class ScopeConfig(_Section):
     )
     max_depth: int | None = Field(default=None, ge=0)
     max_pages: int | None = Field(default=None, ge=1)
+    ip_ranges: list[str] = Field(
+        default_factory=list, description="CIDR networks; a host must resolve inside one of them"
+    )
+    languages: list[str] = Field(
+        default_factory=list, description="ISO 639-1 codes; pages in other languages are skipped"
+    )
+
+    @field_validator("ip_ranges")
+    @classmethod
+    def _networks_parse(cls, ranges: list[str]) -> list[str]:
+        for r in ranges:
+            try:
+                ipaddress.ip_network(r, strict=False)
+            except ValueError:
+                raise ValueError(f"{r!r} is not an IP network (e.g. 127.0.0.0/8 or ::1/128)") from None
+        return ranges
+
+    @field_validator("languages")
+    @classmethod
+    def _language_codes(cls, codes: list[str]) -> list[str]:
+        for c in codes:
+            if not re.fullmatch(r"[a-zA-Z]{2,3}", c):
+                raise ValueError(f"{c!r} is not a language code (ISO 639-1, e.g. 'en', 'de')")
+        return [c.lower() for c in codes]
 
     @field_validator("allow", "deny")
     @classmethod

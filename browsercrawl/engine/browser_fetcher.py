@@ -27,7 +27,7 @@ from browsercrawl.config import RenderingConfig
 from browsercrawl.engine.failures import classify, tab_survives
 from browsercrawl.engine.hooks import PageContext, PageHook, overrides
 from browsercrawl.engine.http_fetcher import check_status
-from browsercrawl.engine.result import FetchError, FetchResult
+from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.engine.tabs import TabPool
 from browsercrawl.frontier.base import Request
 
@@ -72,6 +72,8 @@ class BrowserFetcher:
         ctx = await self.pool.new_context(None)
         await ctx.tracing.start(screenshots=True, snapshots=True)
         page = await ctx.new_page()
+        if self.pool.guard is not None:
+            await self.pool.guard.attach(ctx, page)
         failed = True
         try:
             result = await self._render(page, request)
@@ -91,6 +93,21 @@ class BrowserFetcher:
             await ctx.close()
 
     async def _render(self, page: Page, request: Request) -> FetchResult:
+        guard = self.pool.guard
+        if guard is None:
+            return await self._render_page(page, request)
+        guard.reset(page)
+        try:
+            result = await self._render_page(page, request)
+        except (PlaywrightError, FetchError):
+            if (stopped := guard.stopped(page)) is not None:  # e.g. a 302 out: ERR_BLOCKED_BY_CLIENT
+                raise LeftScope(*stopped) from None
+            raise
+        if (stopped := guard.stopped(page)) is not None:  # a script or meta refresh tried to leave
+            raise LeftScope(*stopped)
+        return result
+
+    async def _render_page(self, page: Page, request: Request) -> FetchResult:
         timeout_ms = self.cfg.timeout_seconds * 1000
         ctx = PageContext(request=request, page=page, response=None)
         for hook in self.hooks:

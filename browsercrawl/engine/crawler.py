@@ -28,9 +28,9 @@ from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.engine.outcome import OutcomeBuilder, default_priority
 from browsercrawl.engine.parts import Part
 from browsercrawl.engine.progress import CrawlCounters, ProgressReporter
-from browsercrawl.engine.result import FetchError, FetchResult
+from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.engine.router import AdaptiveRouter
-from browsercrawl.engine.runtime import BrowserRuntime
+from browsercrawl.engine.runtime import BrowserRuntime, scope_check
 from browsercrawl.engine.summary import CrawlSummary
 from browsercrawl.engine.writer import Outcome, ResultWriter
 from browsercrawl.errors import UserError
@@ -203,7 +203,8 @@ class Crawler:
         for part in self.parts:
             part.bind(self)
 
-        http = HttpFetcher(HttpClient(http_session, self.job.rendering.timeout_seconds), self.hooks)
+        client = HttpClient(http_session, self.job.rendering.timeout_seconds, scope_check(self.job))
+        http = HttpFetcher(client, self.hooks)
         renderer = None
         warm_task = None
         try:
@@ -371,6 +372,10 @@ class Crawler:
             retry = False
             pause = None
             try:
+                if (why := await self.outcomes.scope.address_refusal(req.url)) is not None:
+                    writer.submit(Outcome(Completion(req, "skipped", error=why[:500])))
+                    self.counters.skipped += 1
+                    continue
                 if not await robots.allowed(req.url):
                     rule = robots.blocking_rule(req.url)
                     if req.depth == 0:
@@ -408,6 +413,8 @@ class Crawler:
         trace = trace_dir if (trace_dir and last_attempt) else None
         try:
             result = await fetcher.fetch(req, trace_dir=trace)
+        except LeftScope as exc:  # stopped before the other site loaded; the row says where it went
+            return Outcome(Completion(req, "skipped", error=str(exc)[:500])), False, None
         except FetchError as exc:
             if exc.retryable and not last_attempt:
                 return self._retry(req, str(exc), exc.retry_after, pause_host=exc.status == 429)

@@ -19,13 +19,15 @@ from yarl import URL
 
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parse import parse_html
-from browsercrawl.engine.result import FetchError, FetchResult
+from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.frontier.base import Request
 
 # How often the HTTP path takes the browser's cookies again (sites rotate session cookies).
 COOKIE_SYNC_SECONDS = 5.0
 
 MAX_BODY_BYTES = 20 * 1024 * 1024
+MAX_REDIRECTS = 10
+_REDIRECTS = (301, 302, 303, 307, 308)
 DEFAULT_UA = "Mozilla/5.0 (X11; Linux x86_64) browsercrawl/0.1"
 
 
@@ -50,9 +52,16 @@ def is_html(content_type: str) -> bool:
 class HttpClient:
     """Fetches with aiohttp; HTML is parsed in a worker thread."""
 
-    def __init__(self, session: aiohttp.ClientSession, timeout_seconds: float) -> None:
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        timeout_seconds: float,
+        redirect_check: Callable[[str], Awaitable[str | None]] | None = None,
+    ) -> None:
         self.session = session
         self._timeout = aiohttp.ClientTimeout(total=timeout_seconds)
+        # Why a redirect target leaves the crawl's scope (None: follow it); None: follow all.
+        self._redirect_check = redirect_check
 
     @staticmethod
     def new_session(user_agent: str | None, concurrency: int) -> aiohttp.ClientSession:
@@ -73,12 +82,25 @@ class HttpClient:
     async def fetch(self, url: str, *, parse: bool = True) -> FetchResult:
         t0 = time.perf_counter()
         try:
-            async with self.session.get(url, timeout=self._timeout, allow_redirects=True) as resp:
-                body = await resp.content.read(MAX_BODY_BYTES)
-                status = resp.status
-                final = str(resp.url)
-                ctype = resp.headers.get("Content-Type", "")
-                headers = {k.lower(): v for k, v in resp.headers.items()}
+            target = url
+            for _hop in range(MAX_REDIRECTS + 1):
+                # Redirects are followed here, one hop at a time, so a hop out of scope is
+                # refused before the other server is asked anything.
+                async with self.session.get(target, timeout=self._timeout, allow_redirects=False) as resp:
+                    location = resp.headers.get("Location")
+                    if resp.status in _REDIRECTS and location:
+                        target = str(resp.url.join(URL(location)))
+                        if self._redirect_check is not None and (why := await self._redirect_check(target)):
+                            raise LeftScope(target, why)
+                        continue
+                    body = await resp.content.read(MAX_BODY_BYTES)
+                    status = resp.status
+                    final = str(resp.url)
+                    ctype = resp.headers.get("Content-Type", "")
+                    headers = {k.lower(): v for k, v in resp.headers.items()}
+                    break
+            else:
+                raise FetchError(f"more than {MAX_REDIRECTS} redirects", retryable=False)
         except TimeoutError:
             raise FetchError(f"timeout after {self._timeout.total:.0f}s", retryable=True) from None
         except aiohttp.ClientError as exc:

@@ -5,6 +5,7 @@ CPU work (canonicalising and scoping hundreds of links), so the crawler runs it 
 
 from __future__ import annotations
 
+from browsercrawl.engine.language import page_language
 from browsercrawl.engine.parts import LinkPriority
 from browsercrawl.engine.result import FetchResult
 from browsercrawl.engine.writer import Outcome, page_row
@@ -27,7 +28,14 @@ class OutcomeBuilder:
         self.store_html = store_html
 
     def build(self, req: Request, result: FetchResult, seen: SeenSet) -> Outcome:
-        """``seen`` holds the URLs already in the frontier; new ones are added to it."""
+        """``seen`` holds the URLs already in the frontier; new ones are added to it. A page in a
+        language ``scope.languages`` leaves out is skipped: not stored, its links not followed."""
+        wanted = self.scope.config.languages
+        if wanted and result.html is not None:
+            lang = page_language(result.html, result.text, result.headers)
+            if lang is not None and lang not in wanted:
+                why = f"language {lang!r} is not in scope.languages"
+                return Outcome(Completion(req, "skipped", error=why))
         final = canonical_url(result.final_url) if result.final_url.startswith("http") else req.url
         depth = req.depth + 1
         links: list[tuple[str, str, int]] = []

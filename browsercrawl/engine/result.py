@@ -46,3 +46,12 @@ class FetchError(Exception):
         self.retryable = retryable
         self.retry_after = retry_after
         self.status = status
+
+
+class LeftScope(FetchError):
+    """The page redirected or navigated out of the crawl's scope; it was stopped before the other
+    site was loaded and is never stored. ``target`` is where it tried to go."""
+
+    def __init__(self, target: str, reason: str) -> None:
+        super().__init__(f"left the scope: tried to go to {target} ({reason})", retryable=False)
+        self.target = target

@@ -17,7 +17,24 @@ from browsercrawl.config import JobConfig
 from browsercrawl.engine.browser import LaunchOptions, open_browser
 from browsercrawl.engine.browser_fetcher import BrowserFetcher
 from browsercrawl.engine.hooks import PageHook
+from browsercrawl.engine.navigation import NavigationCheck, NavigationGuard
 from browsercrawl.engine.tabs import ContextFactory, TabPool, user_agent_context
+from browsercrawl.frontier.scope import Scope, origin
+
+
+def scope_check(job: JobConfig) -> NavigationCheck:
+    """Why a navigation or redirect leaves the job's scope (None: it may go). The login page's
+    server is always allowed: a lost session sends the tab there and the session part logs in."""
+    scope = Scope(job.scope, job.seeds)
+    login = job.session.login_url if job.session is not None else None
+    login_origin = origin(login) if login else None
+
+    async def check(url: str) -> str | None:
+        if login_origin is not None and origin(url) == login_origin:
+            return None
+        return await scope.navigation_refusal(url)
+
+    return check
 
 
 class BrowserRuntime:
@@ -48,7 +65,7 @@ class BrowserRuntime:
         try:
             self._browser = await stack.enter_async_context(open_browser(self.launch))
             self._pool = TabPool(self._browser, self.job.rendering, self.tabs, self.hooks,
-                                 self.context_factory)
+                                 self.context_factory, NavigationGuard(scope_check(self.job)))
             stack.push_async_callback(self._pool.close)
             self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks)
         except BaseException:

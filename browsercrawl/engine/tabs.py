@@ -22,6 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from browsercrawl.config import RenderingConfig
 from browsercrawl.engine.hooks import PageHook
+from browsercrawl.engine.navigation import NavigationGuard
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +84,10 @@ class TabPool:
         size: int,
         hooks: Sequence[PageHook],
         context_factory: ContextFactory,
+        guard: NavigationGuard | None = None,
     ) -> None:
         self.browser = browser
+        self.guard = guard  # stops navigations out of the crawl's scope in every tab
         self.cfg = rendering
         self.hooks = list(hooks)
         self._factory = context_factory
@@ -157,9 +160,9 @@ class TabPool:
         self.tabs_opened += 1
         for hook in self.hooks:
             await hook.on_page_created(page)
-        cdp = None
+        cdp = await self.guard.attach(owner.context, page) if self.guard is not None else None
         if self._patterns:
-            cdp = await owner.context.new_cdp_session(page)
+            cdp = cdp or await owner.context.new_cdp_session(page)
             await cdp.send("Network.enable")
             await cdp.send("Network.setBlockedURLs", {"urls": self._patterns})
         return Tab(page, owner, cdp=cdp)

@@ -1,11 +1,26 @@
-"""Scope rules: which discovered URLs the crawl may follow."""
+"""Scope rules: which URLs the crawl may follow, fetch, and let a navigation or redirect reach.
+
+* ``mode``: ``same-host`` - the seeds' scheme, host and port (another port is another server);
+  ``same-hostname`` - the seeds' host names on any scheme and port; ``same-domain`` - the seeds'
+  registered domains; ``any``.
+* ``ip_ranges``: the addresses a host name resolves to must all lie in one of these networks
+  (checked on the resolved address, so a name pointing outside is refused, not only literal IPs).
+* ``allow``/``deny``/``max_depth`` choose which links are followed; a redirect or a script's
+  navigation is judged on the host rules only (a login redirect to a denied path is the session
+  part's business, not a leak out of the crawl).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import re
+import socket
 from urllib.parse import urlsplit
 
 from browsercrawl.config import ScopeConfig
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _registered_domain(host: str) -> str:
@@ -17,26 +32,82 @@ def _registered_domain(host: str) -> str:
     return ".".join(labels[-2:])
 
 
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host name, port with the scheme's default filled in) of a URL."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port or _DEFAULT_PORTS.get(scheme)
+
+
 class Scope:
     """Decides whether a URL belongs to the crawl, given the seeds and the job's scope section."""
 
     def __init__(self, config: ScopeConfig, seeds: list[str]) -> None:
         self.config = config
-        self._seed_hosts = {(urlsplit(s).hostname or "").lower() for s in seeds}
+        self._seed_origins = {origin(s) for s in seeds}
+        self._seed_hosts = {o[1] for o in self._seed_origins}
         self._seed_domains = {_registered_domain(h) for h in self._seed_hosts}
         self._allow = [re.compile(p) for p in config.allow]
         self._deny = [re.compile(p) for p in config.deny]
+        self._networks = [ipaddress.ip_network(r, strict=False) for r in config.ip_ranges]
+        self._addresses: dict[str, str | None] = {}  # host -> why its address is refused (None: fine)
 
-    def allows(self, url: str, depth: int) -> bool:
+    def host_allows(self, url: str) -> bool:
+        """The scope's host rule (``mode``) alone: may the crawl go to this URL's server at all?"""
         if not url.startswith(("http://", "https://")):
             return False
+        where = origin(url)
+        mode = self.config.mode
+        if mode == "same-host":
+            return where in self._seed_origins
+        if mode == "same-hostname":
+            return where[1] in self._seed_hosts
+        if mode == "same-domain":
+            return _registered_domain(where[1]) in self._seed_domains
+        return True
+
+    def allows(self, url: str, depth: int) -> bool:
+        """May a link to ``url`` found at ``depth`` be followed?"""
         if self.config.max_depth is not None and depth > self.config.max_depth:
             return False
-        host = (urlsplit(url).hostname or "").lower()
-        if self.config.mode == "same-host" and host not in self._seed_hosts:
-            return False
-        if self.config.mode == "same-domain" and _registered_domain(host) not in self._seed_domains:
+        if not self.host_allows(url):
             return False
         if self._allow and not any(p.search(url) for p in self._allow):
             return False
         return not any(p.search(url) for p in self._deny)
+
+    async def address_refusal(self, url: str) -> str | None:
+        """Why ``url``'s host may not be fetched under ``ip_ranges`` (None: it may), resolved once."""
+        if not self._networks:
+            return None
+        host = origin(url)[1]
+        if host not in self._addresses:
+            self._addresses[host] = await self._check_addresses(host)
+        return self._addresses[host]
+
+    async def _check_addresses(self, host: str) -> str | None:
+        try:
+            addresses = {ipaddress.ip_address(host)}
+        except ValueError:
+            try:
+                infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
+            except OSError as exc:
+                return f"{host} does not resolve ({exc.strerror or exc})"
+            addresses = {ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos}
+        for address in sorted(addresses, key=str):
+            mapped = getattr(address, "ipv4_mapped", None)
+            if not any(address in net or (mapped is not None and mapped in net) for net in self._networks):
+                return f"{host} resolves to {address}, outside scope.ip_ranges"
+        return None
+
+    async def navigation_refusal(self, url: str) -> str | None:
+        """Why a redirect or a navigation to ``url`` leaves the scope (None: it stays inside)."""
+        if url.startswith(("about:", "data:", "blob:", "chrome-error:")):
+            return None  # no server is reached
+        if not self.host_allows(url):
+            return f"{url} is outside scope (mode {self.config.mode})"
+        return await self.address_refusal(url)

@@ -15,7 +15,7 @@ def canonical_url(url: str) -> str:
     """
     canon = canonicalize_url(url, keep_fragments=False)
     parts = urlsplit(canon)
-    host = (parts.hostname or "").lower()
+    host = _bracketed((parts.hostname or "").lower())
     port = parts.port
     if port and not (
         (parts.scheme == "http" and port == 80) or (parts.scheme == "https" and port == 443)
@@ -30,10 +30,16 @@ def canonical_url(url: str) -> str:
     return rebuilt
 
 
+def _bracketed(host: str) -> str:
+    """An IPv6 address keeps its brackets in a URL (``[::ffff:7f00:2]:8080``), else the port and
+    the address run together."""
+    return f"[{host}]" if ":" in host else host
+
+
 def host_key(url: str) -> str:
     """The politeness key of a URL: host plus non-default port (one queue per key)."""
     parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
+    host = _bracketed((parts.hostname or "").lower())
     if parts.port:
         return f"{host}:{parts.port}"
     return host
