@@ -29,6 +29,7 @@ from browsercrawl.engine.hooks import PageContext, PageHook, overrides
 from browsercrawl.engine.http_fetcher import check_status
 from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.engine.tabs import TabPool
+from browsercrawl.engine.traces import save_trace
 from browsercrawl.frontier.base import Request
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ class BrowserFetcher:
             trace_dir.mkdir(parents=True, exist_ok=True)
             name = f"{int(time.time())}-{request.id or 0}.zip"
             if failed:
-                await ctx.tracing.stop(path=str(trace_dir / name))
+                await save_trace(ctx, trace_dir / name)  # secrets scrubbed, mode 600
                 log.info("trace of failed page %s saved to %s", request.url, trace_dir / name)
             else:
                 await ctx.tracing.stop()

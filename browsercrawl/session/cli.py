@@ -23,6 +23,7 @@ import click
 
 from browsercrawl.config.session import CaptchaConfig, LoggedInSignal, LoggedOutSignal
 from browsercrawl.engine.browser import LaunchOptions, open_browser
+from browsercrawl.engine.traces import register_secret
 from browsercrawl.errors import LoginError, UserError
 from browsercrawl.session.detect import Detector, logged_in
 from browsercrawl.session.flow import load_flow, replay_flow, save_flow
@@ -91,6 +92,7 @@ def _password(env: str | None, keyring_service: str | None, username: str, optio
     value = os.environ.get(name)
     if not value:
         raise UserError(f"{option}: environment variable {name} is not set")
+    register_secret(value)  # scrubbed from any trace this process writes
     return value
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from browsercrawl.config.errors import format_validation_error
 from browsercrawl.config.session import LoggedInSignal
 from browsercrawl.config.values import check_http_url
+from browsercrawl.engine.traces import register_secret
 from browsercrawl.errors import LoginError, UserError
 from browsercrawl.session.login import (
     CaptchaSeen,
@@ -197,6 +198,7 @@ def resolve_value(value: str, where: str, username: str | None, password: str | 
             val = os.environ.get(name)
             if not val:
                 raise UserError(f"{where}: environment variable {name} is not set")
+            register_secret(val)  # a flow's ${env:...} is a password: keep it out of traces
             return val
         _, service, user = key.split(":", 2)
         return keyring_secret(service, user, where)

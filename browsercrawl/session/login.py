@@ -31,6 +31,7 @@ from browsercrawl.config.session import (
     LoggedOutSignal,
     SessionConfig,
 )
+from browsercrawl.engine.traces import save_trace
 from browsercrawl.errors import LoginError
 from browsercrawl.session.detect import Detector, logged_in
 
@@ -296,7 +297,7 @@ async def traced_login(
             settings.trace_dir.mkdir(parents=True, exist_ok=True)
             path = settings.trace_dir / f"login-failed-{int(time.time() * 1000)}.zip"
             with contextlib.suppress(Exception):
-                await context.tracing.stop(path=str(path))
+                await save_trace(context, path)  # no password, cookie or storage value; mode 600
                 log.warning("trace of the failed login saved to %s (playwright show-trace %s)", path, path)
         if settings.pause_on_error and not tab.is_closed():
             click.echo(f"browsercrawl: paused at the failing step ({exc}); close the browser to go on",

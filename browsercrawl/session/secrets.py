@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from browsercrawl.config.session import Account
+from browsercrawl.engine.traces import register_secret
 from browsercrawl.errors import UserError
 
 
@@ -19,6 +20,7 @@ def resolve_password(account: Account, where: str) -> str:
             raise UserError(
                 f"{where}.password_env: environment variable {account.password_env} is not set"
             )
+        register_secret(value)  # scrubbed from any trace this process writes
         return value
     return keyring_secret(account.password_keyring or "", account.username, f"{where}.password_keyring")
 
@@ -35,4 +37,5 @@ def keyring_secret(service: str, user: str, where: str) -> str:
         raise UserError(f"{where}: keyring lookup failed: {exc}") from None
     if not value:
         raise UserError(f"{where}: no keyring entry for service {service!r}, user {user!r}")
+    register_secret(value)
     return value
