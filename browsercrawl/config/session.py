@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from browsercrawl.config.errors import check_regex, validate_section
-from browsercrawl.config.values import check_http_url
+from browsercrawl.config.values import check_http_url, check_selector
 
 DEFAULT_FAILURE_TEXTS = [
     "wrong username or password",
@@ -66,6 +66,11 @@ class LoggedInSignal(_Section):
     def is_empty(self) -> bool:
         return not (self.selector or self.url_regex or self.cookie)
 
+    @field_validator("selector")
+    @classmethod
+    def _selector_parses(cls, v: str | None) -> str | None:
+        return check_selector(v)
+
 
 class LoggedOutSignal(_Section):
     """What proves a page was served to a logged-out visitor (checked after every navigation)."""
@@ -96,6 +101,11 @@ class CaptchaConfig(_Section):
     )
     ask_timeout_seconds: float = Field(default=120.0, gt=0, description="how long to wait for the person")
 
+    @field_validator("image_selector", "input_selector", "refresh_selector")
+    @classmethod
+    def _selectors_parse(cls, v: str | None) -> str | None:
+        return check_selector(v)
+
 
 class FormSelectors(_Section):
     """Optional overrides for the automatic login-form finder."""
@@ -103,6 +113,11 @@ class FormSelectors(_Section):
     username: str | None = None
     password: str | None = None
     submit: str | None = None
+
+    @field_validator("username", "password", "submit")
+    @classmethod
+    def _selectors_parse(cls, v: str | None) -> str | None:
+        return check_selector(v)
 
 
 class SessionConfig(_Section):

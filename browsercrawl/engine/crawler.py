@@ -158,6 +158,9 @@ class Crawler:
         started = time.monotonic()
         db = await store.open()
         try:
+            if self.job.distributed is None and not await db.claim_single_writer():
+                raise UserError(f"{db.location}: another crawl is writing to this database; wait for it "
+                                "to end or stop it first (workers of one crawl share it with [distributed])")
             for part in self.parts:
                 part.create_tables(db)
             frontier = await open_frontier(self.job, db)

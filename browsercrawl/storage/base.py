@@ -104,6 +104,9 @@ class Store(Protocol):
 
     async def count_pages(self) -> int: ...
 
+    async def claim_single_writer(self) -> bool:
+        """Become the only one-process crawl writing here; False when another crawl already is."""
+
 
 def redact(url: str) -> str:
     """A database URL without its password, safe for logs and summaries."""

@@ -218,6 +218,10 @@ class CrawlDatabase:
     async def count_pages(self) -> int:
         return await self.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
 
+    async def claim_single_writer(self) -> bool:
+        """Always True: a SQLite crawl holds the file lock of ``storage/lock.py`` before it opens."""
+        return True
+
     def ensure_table(
         self,
         name: str,

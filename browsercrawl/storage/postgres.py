@@ -39,6 +39,7 @@ T = TypeVar("T")
 
 # An arbitrary constant: the advisory lock all browsercrawl processes take around schema changes.
 _SCHEMA_LOCK = 0x6263_7261_776C
+_WRITER_LOCK = 0x6263_7772_6974  # one one-process crawl per database at a time
 
 # PostgreSQL-only statements run after the core schema (later parts add theirs here).
 EXTRA_SCHEMA: list[str] = []
@@ -213,6 +214,12 @@ class PostgresStore:
 
     async def count_pages(self) -> int:
         return await self.run(lambda c: c.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
+
+    async def claim_single_writer(self) -> bool:
+        """Take the database's writer lock for a one-process crawl: a session-level advisory lock,
+        dropped by the server when this connection closes or the process dies."""
+        return bool(await self.run(
+            lambda c: c.execute("SELECT pg_try_advisory_lock(%s)", (_WRITER_LOCK,)).fetchone()[0]))
 
     # -- schema -------------------------------------------------------------------------------
     def ensure_table(

@@ -143,3 +143,28 @@ def test_a_crawl_whose_seeds_robots_txt_all_forbid_names_the_rule_and_fails(tmp_
         job = write_job(tmp_path, [f"{base}/private/3", f"{base}/ok/1"], HTTP)
         res = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=300)
         assert res.returncode == 0, res.stderr
+
+
+def test_a_crawl_refuses_a_database_another_crawl_holds_on_either_backend(tmp_path, crawl_db):
+    """SQLite: the flock beside the file; PostgreSQL: the writer's advisory lock, dropped with its
+    connection. Held here by the test, as by a crawl running in another process."""
+    job = write_job(tmp_path, ["http://127.0.0.1:1/"], HTTP + "[politeness]\nmax_retries = 0\n")
+    job.write_text(job.read_text().replace('"crawl.db"', f'"{crawl_db}"'))
+    if crawl_db.backend == "postgresql":
+        from browsercrawl.storage.postgres import _WRITER_LOCK, connect
+
+        holder = connect(crawl_db.database)
+        assert holder.execute("SELECT pg_try_advisory_lock(%s)", (_WRITER_LOCK,)).fetchone()[0]
+        release = holder.close
+    else:
+        from browsercrawl.storage.lock import DatabaseLock
+
+        release = DatabaseLock(Path(crawl_db.database)).acquire().release
+    try:
+        res = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=300)
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+        assert "another crawl" in res.stderr and "is writing to this database" in res.stderr
+    finally:
+        release()
+    res = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 1, res.stderr  # it ran: its one seed (nothing listens there) failed
