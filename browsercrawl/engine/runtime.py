@@ -8,6 +8,7 @@ supplies the factory), same hooks, same snapshot.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Sequence
 from types import TracebackType
 
@@ -24,13 +25,18 @@ from browsercrawl.frontier.scope import Scope, origin
 
 def scope_check(job: JobConfig) -> NavigationCheck:
     """Why a navigation or redirect leaves the job's scope (None: it may go). The login page's
-    server is always allowed: a lost session sends the tab there and the session part logs in."""
+    server, and any URL ``[session.logged_out] url_regex`` matches, are always allowed: a lost
+    session sends the tab there, and the session part must see it to log in again."""
     scope = Scope(job.scope, job.seeds)
-    login = job.session.login_url if job.session is not None else None
-    login_origin = origin(login) if login else None
+    session = job.session
+    login_origin = origin(session.login_url) if session is not None and session.login_url else None
+    logged_out = session.logged_out.url_regex if session is not None else None
+    logged_out_rx = re.compile(logged_out) if logged_out else None
 
     async def check(url: str) -> str | None:
         if login_origin is not None and origin(url) == login_origin:
+            return None
+        if logged_out_rx is not None and logged_out_rx.search(url):
             return None
         return await scope.navigation_refusal(url)
 
