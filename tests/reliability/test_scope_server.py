@@ -187,3 +187,17 @@ def test_an_ipv6_mapped_link_keeps_its_brackets():
     assert url == "http://[::ffff:7f00:2]:18106/a?a=1&b=2"
     assert host_key(url) == "[::ffff:7f00:2]:18106"
     assert canonical_url(url) == url
+
+
+def test_a_redirect_to_the_login_server_is_left_to_the_session_part():
+    from browsercrawl.config import parse_job
+    from browsercrawl.engine.runtime import scope_check
+
+    job = parse_job({"seeds": ["http://127.0.0.1:8080/"], "session": {
+        "login_url": "http://127.0.0.1:9090/login", "accounts": [{"username": "u", "password_env": "P"}],
+        "logged_out": {"url_regex": "/signin"}}}, Path("job.toml"))
+    check = scope_check(job)
+    assert asyncio.run(check("http://127.0.0.1:9090/login?next=/")) is None
+    assert asyncio.run(check("http://sso.example/signin")) is None
+    assert asyncio.run(check("http://127.0.0.1:8080/any")) is None
+    assert "outside scope" in asyncio.run(check("http://127.0.0.1:9091/elsewhere"))
