@@ -138,6 +138,51 @@ CASES: dict[str, Case] = {
     "--fresh on another program's database": lambda d: (
         ["crawl", "--fresh", job(d, database=str(foreign_unrelated(d)))], 2, "not a browsercrawl database"),
 }
+# More job files: scope values, seeds.
+for _name, (_body, _seeds, _expected) in {
+    "ip range that is no network": ('[scope]\nip_ranges = ["300.1.1.1/8"]', None,
+                                    "scope.ip_ranges: '300.1.1.1/8' is not an IP network"),
+    "language that is no code": ('[scope]\nlanguages = ["english"]', None,
+                                 "scope.languages: 'english' is not a language code"),
+    "unknown scope mode": ('[scope]\nmode = "same-port"', None, "scope.mode: Input should be"),
+    "seed without a host": ("", '["http:///path"]', "seeds: seed 'http:///path' is not an http(s) URL"),
+    "seed with a space": ("", '["http://exa mple.org/"]', "seeds: seed 'http://exa mple.org/' is not"),
+}.items():
+    CASES[f"job: {_name}"] = lambda d, b=_body, s=_seeds, e=_expected: (
+        ["crawl", job(d, b, seeds=s) if s else job(d, b)], 2, e)
+
+# Cookie and state files given to `login state import`: nothing is written to --out.
+for _name, (_content, _expected) in {
+    "binary": (bytes(range(256)) * 8, "cannot read state file"),
+    "empty": (b"", "not a Netscape cookies.txt"),
+    "cookie without a name": (b'{"cookies": [{"name": 1}]}', "cookies.0.name: missing or not a string"),
+    "list of numbers": (b"[1, 2, 3]", "[0]: expected a cookie object"),
+    "short cookies.txt line": (b"# Netscape HTTP Cookie File\nfoo\tbar\n", "line 2: bad cookies.txt line"),
+    "cookies not a list": (b'{"cookies": "x"}', "not a Playwright storage state"),
+}.items():
+    def _cookie_case(d: Path, content: bytes = _content, expected: str = _expected):
+        (d / "cookies.txt").write_bytes(content)
+        args = ["login", "state", "import", str(d / "cookies.txt"), "--out", str(d / "state.json")]
+        return args, 2, expected
+    CASES[f"cookie file: {_name}"] = _cookie_case
+
+# Flow files.
+for _name, (_flow_text, _expected) in {
+    "not JSON": ("{steps: [", "not valid JSON"),
+    "no steps": ('{"start_url": "http://127.0.0.1:1/", "steps": []}',
+                 "steps: List should have at least 1 item"),
+    "unknown action": ('{"start_url": "http://127.0.0.1:1/", "steps": [{"action": "dance"}]}',
+                       "steps.0.action: Input should be"),
+    "a password written in": ('{"start_url": "http://127.0.0.1:1/", "steps": [{"action": "goto", "url": '
+                              '"http://127.0.0.1:1/"}, {"action": "fill", "target": {"id": "p"}, '
+                              '"value": "hunter2", "field": "password"}]}',
+                              "a password must be a placeholder"),
+}.items():
+    def _flow_case(d: Path, text: str = _flow_text, expected: str = _expected):
+        (d / "flow.json").write_text(text)
+        return ["login", "replay", str(d / "flow.json")], 2, expected
+    CASES[f"flow file: {_name}"] = _flow_case
+
 for _name, _make in DAMAGED.items():
     CASES[f"crawl into a {_name} database"] = lambda d, m=_make: (
         ["crawl", job(d, database=str(m(d)))], 2, "crawl.db: not a SQLite database, or a damaged one")
