@@ -70,8 +70,11 @@ class BrowserRuntime:
         stack = contextlib.AsyncExitStack()
         try:
             self._browser = await stack.enter_async_context(open_browser(self.launch))
+            scope = self.job.scope
+            # With mode "any" and no ip_ranges nothing can leave the scope: no interception at all.
+            guard = NavigationGuard(scope_check(self.job)) if scope.mode != "any" or scope.ip_ranges else None
             self._pool = TabPool(self._browser, self.job.rendering, self.tabs, self.hooks,
-                                 self.context_factory, NavigationGuard(scope_check(self.job)))
+                                 self.context_factory, guard)
             stack.push_async_callback(self._pool.close)
             self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks)
         except BaseException:
