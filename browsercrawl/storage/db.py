@@ -277,7 +277,8 @@ def database_error(path: Path | str, exc: BaseException) -> UserError:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if isinstance(exc, sqlite3.DatabaseError) and _code_name(exc) in _DISK_CODES:
         return StorageFull(f"{path}: cannot write the crawl database ({text}); what was committed is "
-                           "kept: free some space and run the same command again to resume")
+                           "kept: make room on the disk (or fix the file's permissions) and run the same "
+                           "command again to resume")
     if isinstance(exc, UnicodeDecodeError) or "decode to UTF-8" in text:
         text = text.split(" with text ")[0] + ": text that is not UTF-8"
     return DamagedDatabase(f"{path}: not a SQLite database, or a damaged one ({text[:200]})")
@@ -294,7 +295,10 @@ def check_ours(path: Path) -> None:
     A missing or empty file, or a SQLite database without tables, is new: it gets the marker. A
     database with tables must hold the marker (or, written by an older browsercrawl, the
     ``schema_version`` row beside ``frontier`` and ``pages``), else it is another program's.
+    A file up to 512 MB also passes ``PRAGMA quick_check``.
     """
+    if path.is_dir():
+        raise UserError(f"{path}: is a folder, not a database file")
     if not path.exists() or path.stat().st_size == 0:
         return
     try:

@@ -255,3 +255,10 @@ def test_another_programs_database_is_refused_on_either_backend(tmp_path, crawl_
         tables = crawl_db.rows(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
     assert [t[0] for t in tables] == ["pages"]  # no meta, frontier or links table added
+
+
+def test_a_folder_given_as_the_database_is_one_line(tmp_path):
+    (tmp_path / "crawl.db").mkdir()
+    res = run("crawl", job(tmp_path), cwd=tmp_path)
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "crawl.db: is a folder, not a database file" in res.stderr
