@@ -84,7 +84,7 @@ class Crawler:
         self._holds: dict[str, int] = {}
         self._interrupted = False
         self._dry = False  # the parts had nothing more when the crawl last ran dry
-        self.blocked_seeds: dict[str, str] = {}  # seed -> the robots.txt rule that refused it
+        self.blocked_seeds: dict[str, str] = {}  # seed -> why it was skipped (robots.txt rule, scope)
 
     # -- the handle the parts get (CrawlHandle) ---------------------------------------------------
     def hold_host(self, host: str) -> None:
@@ -376,17 +376,16 @@ class Crawler:
             pause = None
             try:
                 if (why := await self.outcomes.scope.address_refusal(req.url)) is not None:
-                    writer.submit(Outcome(Completion(req, "skipped", error=why[:500])))
-                    self.counters.skipped += 1
-                    continue
-                if not await robots.allowed(req.url):
+                    outcome = Outcome(Completion(req, "skipped", error=why[:500]))
+                elif not await robots.allowed(req.url):
                     rule = robots.blocking_rule(req.url)
-                    if req.depth == 0:
-                        self.blocked_seeds[req.url] = rule
-                    writer.submit(Outcome(Completion(req, "skipped", error=f"disallowed by {rule}"[:500])))
+                    outcome = Outcome(Completion(req, "skipped", error=f"disallowed by {rule}"[:500]))
+                else:
+                    outcome, retry, pause = await self._handle(fetcher, req)
+                if outcome.completion.state == "skipped":
                     self.counters.skipped += 1
-                    continue
-                outcome, retry, pause = await self._handle(fetcher, req)
+                    if req.depth == 0:  # a seed: said in the summary, and in one line if all are
+                        self.blocked_seeds[req.url] = outcome.completion.error or "skipped"
                 writer.submit(outcome)
             except Exception as exc:  # a bug in a hook must not kill the crawl silently
                 log.exception("unexpected error on %s", req.url)

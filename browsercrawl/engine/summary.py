@@ -28,16 +28,17 @@ class CrawlSummary:
     parts: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Where the crawl's state lives and its cost per page: store kind and ms, Redis ms (workers).
     backends: dict[str, Any] = field(default_factory=dict)
-    # Seeds robots.txt refused, with the rule that did (a crawl of nothing but those is an error).
+    # Seeds that were skipped, with why: the robots.txt rule, the scope rule (a crawl of nothing
+    # but those is an error).
     blocked_seeds: dict[str, str] = field(default_factory=dict)
 
     def nothing_crawlable(self) -> str | None:
-        """One line when the database holds no page because robots.txt refused every seed."""
+        """One line when the database holds no page because every seed was refused."""
         if self.pages_total or not self.blocked_seeds or self.queued_left or self.interrupted:
             return None
-        blocked = "; ".join(f"{seed} by {rule}" for seed, rule in self.blocked_seeds.items())
-        return (f"nothing could be crawled: robots.txt disallows every seed ({blocked}); "
-                "change the seeds or set politeness.obey_robots = false for a site you may crawl")
+        blocked = "; ".join(f"{seed} {why}" for seed, why in self.blocked_seeds.items())
+        return (f"nothing could be crawled: every seed was refused ({blocked}); change the seeds, "
+                "the [scope] or politeness.obey_robots (for a site you may crawl)")
 
     def as_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in self.__dict__.items() if k != "parts"}

@@ -138,7 +138,7 @@ def test_a_crawl_whose_seeds_robots_txt_all_forbid_names_the_rule_and_fails(tmp_
         line = res.stderr
         assert "nothing could be crawled" in line
         for seed in (f"{base}/private/1", f"{base}/private/2"):
-            assert f"{seed} by {base}/robots.txt 'Disallow: /private/'" in line
+            assert f"{seed} disallowed by {base}/robots.txt 'Disallow: /private/'" in line
         # One allowed seed is enough: the crawl stores it and exits 0.
         job = write_job(tmp_path, [f"{base}/private/3", f"{base}/ok/1"], HTTP)
         res = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=300)

@@ -126,6 +126,17 @@ def test_redirects_and_navigations_out_of_scope_are_stopped_before_the_other_ser
     assert f"{other_base}/linked" not in rows  # another port is another host under same-host
 
 
+def test_a_seed_that_redirects_out_of_scope_is_one_line(tmp_path):
+    """An http seed the server sends elsewhere (often to https) is not silently an empty crawl."""
+    other = OtherServer()
+    with serve_in_thread(other.app(), free_port()) as other_base, \
+            serve_in_thread(scope_site(other_base), free_port()) as base:
+        code, err = crawl(tmp_path, f"{base}/redirect-out", HTTP)
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{base}/redirect-out left the scope: tried to go to {other_base}/from-302" in err
+    assert other.hits == Counter()
+
+
 def test_same_hostname_mode_follows_another_port(tmp_path):
     other = OtherServer()
     with serve_in_thread(other.app(), free_port()) as other_base, \
@@ -152,8 +163,9 @@ def test_languages_skip_pages_in_other_languages_and_their_links(tmp_path):
 def test_ip_ranges_refuse_a_host_whose_address_is_outside(tmp_path):
     with serve_in_thread(scope_site("http://127.0.0.1:1"), free_port()) as base:
         code, err = crawl(tmp_path, f"{base}/", HTTP + '[scope]\nip_ranges = ["10.0.0.0/8"]\n')
-        assert code == 0, err
         why = "127.0.0.1 resolves to 127.0.0.1, outside scope.ip_ranges"
+        assert code == 2 and err.count("\n") == 1, err  # nothing could be crawled: one line
+        assert f"nothing could be crawled: every seed was refused ({base}/ {why})" in err
         assert frontier(tmp_path)[f"{base}/"] == ("skipped", why)
         assert stored(tmp_path) == set()
         (tmp_path / "crawl.db").unlink()
