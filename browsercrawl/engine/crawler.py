@@ -191,6 +191,9 @@ class Crawler:
                         hooks=self.hooks, context_factory=self.context_factory))
                     http = HttpFetcher(http.client, self.hooks, self.runtime.cookies)
                     renderer = self.runtime.fetcher
+                    # What an earlier run of this crawl learned about its URL shapes' waits.
+                    renderer.waits.load(await asyncio.to_thread(
+                        db.read, "SELECT shape, selector, content_ms, learned FROM shape_waits"))
                     if self.runtime.plain_contexts:
                         warm_task = self.runtime.pool.start_warming()
                 dispatcher = Dispatcher(http, renderer, self.router)
@@ -226,6 +229,7 @@ class Crawler:
         summary = CrawlSummary(
             database=db.location,
             pages_stored=writer.pages_stored,
+            incomplete=writer.incomplete,
             pages_total=total,
             failed=counts.get("failed", 0),
             retried=self.counters.retried,
@@ -240,6 +244,7 @@ class Crawler:
             tabs_opened=pool.tabs_opened if pool else 0,
             interrupted=self._interrupted and self.fatal is None,
             adaptive=self.router.summary() if self.router else {},
+            waits=renderer.waits.summary() if renderer else {},
             parts={p.name: p.summary() for p in self.parts if p.summary()},
             backends=self._backends(db, writer),
         )

@@ -1,0 +1,84 @@
+// Installed in every tab before the page's own scripts (page.add_init_script): it keeps, for the
+// snapshot's wait (snapshot.js), what a page still has under way. Why before the page's scripts:
+// a fetch started by the page while it loads is invisible to a wrapper installed afterwards.
+//   - fetch/XHR in flight, each with its start time (a request older than the cap stops holding
+//     the wait but still marks the page unfinished);
+//   - short timers pending (setTimeout up to TIMER_MAX_MS; a timer armed from a timer's callback
+//     counts only for a few generations, so an animation or polling loop does not hold the wait);
+//   - after DOMContentLoaded, when the DOM last changed and which elements were added when, so
+//     the wait can tell which element of a page appears last.
+(() => {
+  if (window.__bcWatch) return;
+  const TIMER_MAX_MS = 3000;
+  const TIMER_GENERATIONS = 2;
+  const KEEP_ADDED = 400;
+  const now = () => performance.now();
+  const w = {requests: new Map(), nextReq: 1, lastNet: 0, timers: new Set(), lastTimer: 0,
+    lastMut: 0, lastContent: 0, added: [], observing: false, gen: 0};
+  Object.defineProperty(window, '__bcWatch', {value: w, enumerable: false});
+  // The wait's own sleeps must not count as the page's timers.
+  w.sleep = (ms) => new Promise((resolve) => origSetTimeout.call(window, resolve, ms));
+
+  const begin = () => { const id = w.nextReq++; w.requests.set(id, now()); w.lastNet = now(); return id; };
+  const end = (id) => { w.requests.delete(id); w.lastNet = now(); };
+
+  const origFetch = window.fetch;
+  if (typeof origFetch === 'function') {
+    window.fetch = function fetch() {
+      const id = begin();
+      let p;
+      try { p = origFetch.apply(this, arguments); } catch (e) { end(id); throw e; }
+      Promise.resolve(p).then(() => end(id), () => end(id));
+      return p;
+    };
+  }
+  const X = window.XMLHttpRequest && XMLHttpRequest.prototype;
+  if (X) {
+    const origSend = X.send;
+    X.send = function send() {
+      const id = begin();
+      this.addEventListener('loadend', () => end(id), {once: true});
+      try { return origSend.apply(this, arguments); } catch (e) { end(id); throw e; }
+    };
+  }
+
+  const origSetTimeout = window.setTimeout, origClearTimeout = window.clearTimeout;
+  window.setTimeout = function setTimeout(cb, delay, ...rest) {
+    const ms = Number(delay) || 0;
+    if (typeof cb !== 'function' || ms > TIMER_MAX_MS || w.gen >= TIMER_GENERATIONS) {
+      return origSetTimeout.apply(window, arguments);
+    }
+    const gen = w.gen + 1;
+    let id = 0;
+    const run = function () {
+      w.timers.delete(id); w.lastTimer = now();
+      const prev = w.gen; w.gen = gen;
+      try { return cb.apply(this, rest); } finally { w.gen = prev; }
+    };
+    id = origSetTimeout.call(window, run, ms);
+    w.timers.add(id);
+    return id;
+  };
+  window.clearTimeout = function clearTimeout(id) {
+    if (w.timers.delete(id)) w.lastTimer = now();
+    return origClearTimeout.apply(window, arguments);
+  };
+
+  const observe = () => {
+    if (w.observing) return;
+    w.observing = true;
+    new MutationObserver((records) => {
+      const t = now();
+      for (const r of records) {
+        if (r.type === 'attributes' && r.attributeName === 'style') continue;  // animations
+        w.lastMut = t;
+        if (r.type === 'attributes') continue;
+        w.lastContent = t;
+        for (const n of r.addedNodes) if (n.nodeType === 1) w.added.push([n, t]);
+      }
+      if (w.added.length > 2 * KEEP_ADDED) w.added.splice(0, w.added.length - KEEP_ADDED);
+    }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', observe, {once: true});
+  else observe();
+})();
