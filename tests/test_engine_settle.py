@@ -116,7 +116,7 @@ def test_auto_mode_never_judges_late_pages_static(tmp_path, port, crawl_db):
 def test_explicit_waits_still_override(tmp_path, port, crawl_db):
     """With ``wait_for_selector`` the job's own wait decides (and nothing is learned)."""
     site = LateSite(pages=4, kinds=("fetch",))
-    extra = '[rendering]\nwait_for_selector = "article.item"'
+    extra = '[scope]\nallow = ["/fetch/"]\n[rendering]\nwait_for_selector = "article.item"'
     with serve_in_thread(site.app(), port) as base:
         summary = crawl(smallest_job(tmp_path, base, crawl_db, extra, seed="/fetch/0"))
     got = pages(crawl_db, base)

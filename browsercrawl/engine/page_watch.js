@@ -4,7 +4,8 @@
 //   - fetch/XHR in flight, each with its start time (a request older than the cap stops holding
 //     the wait but still marks the page unfinished);
 //   - short timers pending (setTimeout up to TIMER_MAX_MS; a timer armed from a timer's callback
-//     counts only for a few generations, so an animation or polling loop does not hold the wait);
+//     counts only for a few generations, so an animation or polling loop does not hold the wait;
+//     an interval until its first tick), and when the load event came;
 //   - after DOMContentLoaded, when the DOM last changed and which elements were added when, so
 //     the wait can tell which element of a page appears last.
 (() => {
@@ -14,7 +15,7 @@
   const KEEP_ADDED = 400;
   const now = () => performance.now();
   const w = {requests: new Map(), nextReq: 1, lastNet: 0, timers: new Set(), lastTimer: 0,
-    lastMut: 0, lastContent: 0, added: [], observing: false, gen: 0};
+    lastMut: 0, lastContent: 0, added: [], observing: false, gen: 0, intervals: new Map(), loaded: 0};
   Object.defineProperty(window, '__bcWatch', {value: w, enumerable: false});
   // The wait's own sleeps must not count as the page's timers.
   w.sleep = (ms) => new Promise((resolve) => origSetTimeout.call(window, resolve, ms));
@@ -63,6 +64,32 @@
     if (w.timers.delete(id)) w.lastTimer = now();
     return origClearTimeout.apply(window, arguments);
   };
+  // An interval is pending until its first tick (content often comes with it); after that it is
+  // a poll or an animation, and holds nothing.
+  const origSetInterval = window.setInterval, origClearInterval = window.clearInterval;
+  window.setInterval = function setInterval(cb, delay, ...rest) {
+    const ms = Number(delay) || 0;
+    if (typeof cb !== 'function' || ms > TIMER_MAX_MS || w.gen >= TIMER_GENERATIONS) {
+      return origSetInterval.apply(window, arguments);
+    }
+    const key = {};
+    const run = function () {
+      if (w.timers.delete(key)) w.lastTimer = now();
+      return cb.apply(this, rest);
+    };
+    const id = origSetInterval.call(window, run, ms);
+    key.id = id;
+    w.intervals.set(id, key);
+    w.timers.add(key);
+    return id;
+  };
+  window.clearInterval = function clearInterval(id) {
+    const key = w.intervals.get(id);
+    if (key && w.timers.delete(key)) w.lastTimer = now();
+    w.intervals.delete(id);
+    return origClearInterval.apply(window, arguments);
+  };
+  window.addEventListener('load', () => { w.loaded = now(); }, {once: true});
 
   const observe = () => {
     if (w.observing) return;

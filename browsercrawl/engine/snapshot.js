@@ -83,7 +83,8 @@ async (arg) => {
         if (t > o.giveUpAt) { learned = null; missed = true; }
       }
       if (!learned && document.readyState === 'complete' && fresh() === 0 && (!W || W.timers.size === 0)) {
-        const last = W ? Math.max(W.lastMut, W.lastNet, W.lastTimer) : local.lastMut;
+        // Quiet since the load event at least (a script's first timer or request may come later).
+        const last = W ? Math.max(W.lastMut, W.lastNet, W.lastTimer, W.loaded) : Math.max(local.lastMut, t0);
         if (t - last >= o.quietMs) { by = 'quiet'; break; }
       }
       if (t >= end) break;
