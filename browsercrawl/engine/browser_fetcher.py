@@ -132,7 +132,7 @@ class BrowserFetcher:
         status = response.status if response is not None else 0
         headers = response.headers if response is not None else {}
         check_status(status, headers)
-        settles = (settle and not self.cfg.wait_for_selector) or self.cfg.settles
+        settles = ctx.settle and ((settle and not self.cfg.wait_for_selector) or self.cfg.settles)
         left_ms = timeout_ms - (t1 - t0) * 1000
         snap = await self._wait_and_snapshot(page, ctx, left_ms, settles)
         t2 = time.perf_counter()
