@@ -20,6 +20,7 @@ from browsercrawl.engine.crawler import Crawler
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.engine.settle import SettleLearner
 from browsercrawl.storage.stores import store_for
+from tests.apps.jssite import JsSite
 from tests.apps.latesite import LateSite, marker
 from tests.apps.server import serve_in_thread
 from tests.conftest import CrawlDb
@@ -183,3 +184,18 @@ def test_a_database_made_before_the_complete_column_still_opens(tmp_path, crawl_
     assert crawl_db.rows("SELECT complete FROM pages") == [(None,)]
     assert all_stats(str(crawl_db))["incomplete_pages"] == 0
     json.dumps(before)  # stats stay serialisable
+
+
+@pytest.mark.browser
+def test_held_out_site_is_stored_whole_with_the_smallest_job(tmp_path, port):
+    """A site the wait was not tuned on (content fetched as the page's script runs, redirects,
+    retried errors): every client-rendered page holds its text, marked done."""
+    site = JsSite(pages=12)
+    db = tmp_path / "crawl.db"
+    with serve_in_thread(site.app(), port) as base:
+        summary = crawl(smallest_job(tmp_path, base, db, "[politeness]\nretry_backoff_seconds = 0.2"))
+    got = pages(CrawlDb("sqlite", str(db)), base)
+    for i in range(12):
+        text, complete = got[f"/p/{i}"]
+        assert site.text_of(i) in text and complete == 1, (i, text)
+    assert summary["incomplete"] == 0 and summary["failed"] == 0

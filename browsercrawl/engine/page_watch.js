@@ -2,7 +2,7 @@
 // snapshot's wait (snapshot.js), what a page still has under way. Why before the page's scripts:
 // a fetch started by the page while it loads is invisible to a wrapper installed afterwards.
 //   - fetch/XHR in flight, each with its start time (a request older than the cap stops holding
-//     the wait but still marks the page unfinished);
+//     the wait but still marks the page unfinished), and how often each URL was asked for;
 //   - short timers pending (setTimeout up to TIMER_MAX_MS; a timer armed from a timer's callback
 //     counts only for a few generations, so an animation or polling loop does not hold the wait;
 //     an interval until its first tick), and when the load event came;
@@ -15,18 +15,27 @@
   const KEEP_ADDED = 400;
   const now = () => performance.now();
   const w = {requests: new Map(), nextReq: 1, lastNet: 0, timers: new Set(), lastTimer: 0,
-    lastMut: 0, lastContent: 0, added: [], observing: false, gen: 0, intervals: new Map(), loaded: 0};
+    lastMut: 0, lastContent: 0, added: [], observing: false, gen: 0, intervals: new Map(), loaded: 0,
+    urls: new Map()};
   Object.defineProperty(window, '__bcWatch', {value: w, enumerable: false});
   // The wait's own sleeps must not count as the page's timers.
   w.sleep = (ms) => new Promise((resolve) => origSetTimeout.call(window, resolve, ms));
 
-  const begin = () => { const id = w.nextReq++; w.requests.set(id, now()); w.lastNet = now(); return id; };
+  // Per URL: how often and when it was requested (a URL asked for again and again is a poll).
+  const begin = (url) => {
+    const id = w.nextReq++, t = now();
+    w.requests.set(id, t); w.lastNet = t;
+    const key = String(url).split('#')[0];
+    const seen = w.urls.get(key);
+    if (seen) { seen.n++; seen.last = t; } else if (w.urls.size < 500) w.urls.set(key, {n: 1, first: t, last: t});
+    return id;
+  };
   const end = (id) => { w.requests.delete(id); w.lastNet = now(); };
 
   const origFetch = window.fetch;
   if (typeof origFetch === 'function') {
-    window.fetch = function fetch() {
-      const id = begin();
+    window.fetch = function fetch(input) {
+      const id = begin((input && input.url) || input);
       let p;
       try { p = origFetch.apply(this, arguments); } catch (e) { end(id); throw e; }
       Promise.resolve(p).then(() => end(id), () => end(id));
@@ -35,9 +44,13 @@
   }
   const X = window.XMLHttpRequest && XMLHttpRequest.prototype;
   if (X) {
-    const origSend = X.send;
+    const origOpen = X.open, origSend = X.send;
+    X.open = function open(method, url) {
+      this.__bcUrl = url;
+      return origOpen.apply(this, arguments);
+    };
     X.send = function send() {
-      const id = begin();
+      const id = begin(this.__bcUrl);
       this.addEventListener('loadend', () => end(id), {once: true});
       try { return origSend.apply(this, arguments); } catch (e) { end(id); throw e; }
     };

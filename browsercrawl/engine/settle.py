@@ -4,10 +4,10 @@ The ``load`` event says nothing about content a script fetches afterwards: on a 
 pages fetch their JSON after ``load``, 18% of pages were stored as empty shells. So unless the job
 names a wait (``rendering.wait_until`` or ``wait_for_selector``), the snapshot's evaluate first
 waits until the page is done: the load event passed, no fetch/XHR in flight (a request older than
-``REQUEST_CAP_MS`` stops holding the wait), no short timer pending, and the DOM quiet for
-``settle_quiet_ms``. ``page_watch.js`` (installed in every tab before the page's scripts) counts
-the requests, timers and DOM changes; ``snapshot.js`` waits on them, under ``settle_cap_seconds``
-and the page's remaining time budget.
+``REQUEST_CAP_MS`` stops holding the wait), no short timer pending, no poll going on (a URL asked
+for three times or more, lately), and the DOM quiet for ``settle_quiet_ms``. ``page_watch.js``
+(installed in every tab before the page's scripts) counts the requests, timers and DOM changes;
+``snapshot.js`` waits on them, under ``settle_cap_seconds`` and the page's remaining time budget.
 
 The quiet window is a blind wait paid on every page, so it is learned away: after
 ``settle_learn_pages`` finished pages of a URL shape (``router.url_shape``), the learner knows

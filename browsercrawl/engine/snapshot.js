@@ -1,8 +1,8 @@
 // The one round trip that returns everything the engine stores about a rendered page.
 // Given a selector, it first waits for it in the page (see browser_fetcher.py for why here).
-// Given `settle`, it first waits until the page is done (see settle.py): no fetch/XHR in flight
-// and no short timer pending (as counted by page_watch.js), the load event passed and the DOM
-// quiet for a short window - or, once the URL's shape has been learned, until the element that
+// Given `settle`, it first waits until the page is done (see settle.py): no fetch/XHR in flight,
+// no short timer pending and no poll going on (as counted by page_watch.js), the load event
+// passed and the DOM quiet for a short window - or, once the URL's shape has been learned, until the element that
 // appears last on such pages is there and no request is in flight. Either way under a cap.
 async (arg) => {
   const W = window.__bcWatch;
@@ -72,6 +72,15 @@ async (arg) => {
       for (const s of W.requests.values()) if (t - s < o.requestCapMs) n++;
       return n;
     };
+    // A URL requested three times or more, the last time within twice its period (at least a
+    // second): the page polls, and a pause between two polls is not the page being done.
+    const polling = (t) => {
+      if (!W) return false;
+      for (const u of W.urls.values()) {
+        if (u.n >= 3 && t - u.last < Math.max(1000, 2 * (u.last - u.first) / (u.n - 1))) return true;
+      }
+      return false;
+    };
     let learned = o.selector || null;
     let by = 'cap', missed = false;
     for (;;) {
@@ -85,7 +94,7 @@ async (arg) => {
       if (!learned && document.readyState === 'complete' && fresh() === 0 && (!W || W.timers.size === 0)) {
         // Quiet since the load event at least (a script's first timer or request may come later).
         const last = W ? Math.max(W.lastMut, W.lastNet, W.lastTimer, W.loaded) : Math.max(local.lastMut, t0);
-        if (t - last >= o.quietMs) { by = 'quiet'; break; }
+        if (t - last >= o.quietMs && !polling(t)) { by = 'quiet'; break; }
       }
       if (t >= end) break;
       await sleep(20);
