@@ -199,3 +199,12 @@ def test_held_out_site_is_stored_whole_with_the_smallest_job(tmp_path, port):
         text, complete = got[f"/p/{i}"]
         assert site.text_of(i) in text and complete == 1, (i, text)
     assert summary["incomplete"] == 0 and summary["failed"] == 0
+
+
+def test_a_shape_that_never_changes_after_domcontentloaded_keeps_a_short_window():
+    learner = SettleLearner(RenderingConfig(settle_learn_pages=2, settle_quiet_ms=400))
+    for i in range(2):
+        learner.record(f"http://h/doc/{i}", {"done": True, "by": "quiet", "content_ms": 0, "last": []})
+    plan = learner.plan("http://h/doc/9", 30_000)
+    assert plan["quietMs"] == 50 and "selector" not in plan
+    assert "short quiet window" in learner.summary()["h/doc/{id}"]

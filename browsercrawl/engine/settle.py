@@ -15,7 +15,8 @@ how long that shape's content takes and which element appears last (a selector t
 elements of the page's last burst of changes, common to all the samples); later pages of the shape
 wait for that element and no request in flight, then snapshot at once. A page where it does not
 appear in good time (twice the learned time, at least 2 s more) falls back to the quiet rule and
-counts as a miss; a shape that misses often is learned again.
+counts as a miss; a shape that misses often is learned again. A shape whose samples never changed
+after DOMContentLoaded (server-rendered) keeps only a short quiet window.
 
 A page whose wait ran out with requests in flight or the DOM still changing is stored with
 ``pages.complete = 0``: counted in the crawl's summary and in ``stats``, never silently equal to a
@@ -35,6 +36,7 @@ from browsercrawl.engine.router import url_shape
 REQUEST_CAP_MS = 5000  # a fetch/XHR in flight longer than this no longer holds the wait
 GIVE_UP_EXTRA_MS = 2000  # a learned element may come this much later than it ever did
 SHAPE_WAITS = "shape_waits"  # the table (declared in storage/db.py's core schema)
+STATIC_QUIET_MS = 50  # the quiet window of a shape whose learned pages never changed after DOMContentLoaded
 _SAVE_EVERY = 100  # learned shapes: row refreshed every this many pages (hit counts for stats)
 
 
@@ -70,7 +72,12 @@ class ShapeWait:
     def describe(self) -> str:
         if not self.learned:
             return f"learning ({len(self.samples)} finished samples, {self.unfinished} unfinished)"
-        target = f"wait for {self.selector!r}" if self.selector else "quiet window"
+        if self.selector:
+            target = f"wait for {self.selector!r}"
+        elif self.content_ms:
+            target = "quiet window"
+        else:
+            target = "short quiet window (no change after DOMContentLoaded)"
         return f"{target}, content by {self.content_ms:.0f} ms ({self.hits} hits, {self.misses} misses)"
 
 
@@ -100,6 +107,10 @@ class SettleLearner:
         if sw is not None and sw.learned and sw.selector:
             out["selector"] = sw.selector
             out["giveUpAt"] = max(2 * sw.content_ms, sw.content_ms + GIVE_UP_EXTRA_MS)
+        elif sw is not None and sw.learned and not sw.content_ms:
+            # No sample changed after DOMContentLoaded (a server-rendered shape): what remains to
+            # wait for is requests, timers and the load event, not a long quiet window.
+            out["quietMs"] = min(self.cfg.settle_quiet_ms, STATIC_QUIET_MS)
         return out
 
     def record(self, url: str, report: dict[str, Any]) -> dict[str, Any] | None:
