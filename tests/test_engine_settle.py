@@ -97,6 +97,7 @@ def test_learned_wait_is_used_and_survives_a_resume(tmp_path, port):
     assert hits == second["pages_stored"], second["waits"]
     stats = all_stats(str(db))
     assert stats["incomplete_pages"] == 0
+    assert stats["learned_waits"][shape]["hits"] == hits  # written when the crawl ended
 
 
 @pytest.mark.browser
@@ -197,8 +198,8 @@ def test_held_out_site_is_stored_whole_with_the_smallest_job(tmp_path, port):
     got = pages(CrawlDb("sqlite", str(db)), base)
     for i in range(12):
         text, complete = got[f"/p/{i}"]
-        assert site.text_of(i) in text and complete == 1, (i, text)
-    assert summary["incomplete"] == 0 and summary["failed"] == 0
+        assert site.text_of(i) in text and complete == 1, (i, text, complete)
+    assert summary["incomplete"] == 0 and summary["failed"] == 0, (summary, got)
 
 
 def test_a_shape_that_never_changes_after_domcontentloaded_keeps_a_short_window():

@@ -31,6 +31,7 @@ from browsercrawl.engine.progress import CrawlCounters, ProgressReporter
 from browsercrawl.engine.result import FetchError, FetchResult
 from browsercrawl.engine.router import AdaptiveRouter
 from browsercrawl.engine.runtime import BrowserRuntime
+from browsercrawl.engine.settle import SHAPE_WAITS
 from browsercrawl.engine.summary import CrawlSummary
 from browsercrawl.engine.writer import Outcome, ResultWriter
 from browsercrawl.errors import UserError
@@ -221,6 +222,10 @@ class Crawler:
             self._remove_signals()
             await http_session.close()
 
+        if renderer is not None and renderer.waits.shapes:
+            # The learned waits' final counts (pages, hits, misses), for `stats`.
+            rows = renderer.waits.rows()
+            await db.write(lambda tx: tx.insert_rows(SHAPE_WAITS, rows))
         counts = await frontier.counts()
         total = await db.count_pages()
         await db.close()

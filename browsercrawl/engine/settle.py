@@ -153,5 +153,9 @@ class SettleLearner:
         sw.selector = ranked[0][2] if ranked else None
         sw.learned = True
 
+    def rows(self) -> list[dict[str, Any]]:
+        """Every shape's ``shape_waits`` row as it stands (written when the crawl ends)."""
+        return [sw.row() for _, sw in sorted(self.shapes.items())]
+
     def summary(self) -> dict[str, str]:
         return {shape: sw.describe() for shape, sw in sorted(self.shapes.items())}
