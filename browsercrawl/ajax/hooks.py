@@ -69,6 +69,9 @@ class AjaxHook(PageHook):
 
     async def before_navigation(self, ctx: PageContext) -> None:
         ctx.note(_PageNote).t0 = time.monotonic()
+        rule = self.cfg.rule_for(ctx.request.url)
+        if rule is not None and rule.wait != "load":
+            ctx.settle = False  # the rule names its own wait; the default one would only add to it
         if self.capture is not None and ctx.page is not None:
             self.capture.begin(ctx.page)
 

@@ -4,9 +4,9 @@
 capped, because pages with polling or long-lived connections never go idle). ``selector`` and
 ``dom-stable`` (no DOM mutation for ``stable_ms``, watched by a MutationObserver) run inside the
 page as the first step of the single expansion ``evaluate`` (see ``expand.js``), so they cost no
-extra round trip. The engine's ``goto`` has already waited for ``rendering.wait_until``; a rule's
-wait comes on top of it, so set ``rendering.wait_until = "commit"`` or ``"domcontentloaded"`` if
-rules should decide alone.
+extra round trip. The engine has already waited for ``rendering.wait_until`` (or, when that is
+unset, until the page was done: ``engine/settle.py``); a rule's wait comes on top of it, so set
+``rendering.wait_until = "commit"`` or ``"domcontentloaded"`` if rules should decide alone.
 """
 
 from __future__ import annotations

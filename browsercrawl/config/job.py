@@ -101,9 +101,20 @@ class RenderingConfig(_Section):
     """How pages are fetched: in the browser, over plain HTTP, or chosen per URL shape."""
 
     mode: Literal["browser", "http", "auto"] = "browser"
-    wait_until: Literal["load", "domcontentloaded", "networkidle", "commit"] = "load"
+    wait_until: Literal["load", "domcontentloaded", "networkidle", "commit"] | None = Field(
+        default=None, description="goto's wait; unset: wait until the page is done (engine/settle.py)"
+    )
     wait_for_selector: str | None = None
     timeout_seconds: float = Field(default=30.0, gt=0)
+    settle_cap_seconds: float = Field(
+        default=10.0, gt=0, le=600, description="the default wait's cap (within timeout_seconds)"
+    )
+    settle_quiet_ms: int = Field(
+        default=300, ge=50, le=10_000, description="no request, timer or DOM change for this long = done"
+    )
+    settle_learn_pages: int = Field(
+        default=3, ge=1, le=100, description="finished pages of a URL shape before its wait is learned"
+    )
     block: list[str] = Field(default_factory=lambda: ["image", "font", "media"])
     pages_per_context: int = Field(
         default=1000, ge=1, description="recycle a context after this many pages"
@@ -127,6 +138,16 @@ class RenderingConfig(_Section):
     @classmethod
     def _selector_parses(cls, selector: str | None) -> str | None:
         return check_selector(selector)
+    @property
+    def settles(self) -> bool:
+        """Does the default wait (until the page is done) apply? Not when the job names a wait."""
+        return self.wait_until is None and not self.wait_for_selector
+
+    @property
+    def goto_wait(self) -> Literal["load", "domcontentloaded", "networkidle", "commit"]:
+        """What ``goto`` waits for: the job's ``wait_until``, else DOMContentLoaded (the rest is
+        the snapshot's wait, which also waits for the load event when it settles)."""
+        return self.wait_until or ("domcontentloaded" if self.wait_for_selector is None else "load")
 
     @field_validator("block")
     @classmethod

@@ -8,6 +8,9 @@ mutations, such as a stylesheet arriving). Why not Playwright's ``wait_for_selec
 the driver at 0, 20, 50, 100, 100 ms and then every 500 ms, so an item rendered from a JSON
 response a moment after DOMContentLoaded was seen on average ~0.5 s late - more than the whole
 render - and it costs a round trip of its own.
+
+Without a wait named in the job, the same evaluate waits until the page is done (``settle.py``);
+the snapshot says whether it was (``FetchResult.complete``, stored as ``pages.complete``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from browsercrawl.engine.failures import classify, tab_survives
 from browsercrawl.engine.hooks import PageContext, PageHook, overrides
 from browsercrawl.engine.http_fetcher import check_status
 from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
-from browsercrawl.engine.tabs import TabPool
+from browsercrawl.engine.settle import SHAPE_WAITS, SettleLearner
+from browsercrawl.engine.tabs import PAGE_WATCH_JS, TabPool
 from browsercrawl.engine.traces import save_trace
 from browsercrawl.frontier.base import Request
 
@@ -48,16 +52,23 @@ class BrowserFetcher:
         self.hooks = list(hooks)
         self._hooks_before_snapshot = overrides(self.hooks, "before_snapshot")
         self.rendered = 0
+        self.waits = SettleLearner(rendering)
 
     # -- fetching ---------------------------------------------------------------------------
-    async def fetch(self, request: Request, *, trace_dir: Path | None = None) -> FetchResult:
-        """Render ``request`` (in a traced throw-away context when ``trace_dir`` is given)."""
+    async def fetch(
+        self, request: Request, *, trace_dir: Path | None = None, settle: bool = False
+    ) -> FetchResult:
+        """Render ``request`` (in a traced throw-away context when ``trace_dir`` is given).
+
+        ``settle`` asks for the wait until the page is done even when the job names a goto wait
+        (auto mode's comparisons must not judge a page from a snapshot taken before that).
+        """
         if trace_dir is not None:
-            return await self._fetch_traced(request, trace_dir)
+            return await self._fetch_traced(request, trace_dir, settle)
         tab = await self.pool.acquire()
         healthy = True
         try:
-            result = await self._render(tab.page, request)
+            result = await self._render(tab.page, request, settle)
             self.rendered += 1
             return result
         except FetchError:
@@ -68,16 +79,17 @@ class BrowserFetcher:
         finally:
             await self.pool.release(tab, healthy)
 
-    async def _fetch_traced(self, request: Request, trace_dir: Path) -> FetchResult:
+    async def _fetch_traced(self, request: Request, trace_dir: Path, settle: bool) -> FetchResult:
         """Fetch in a throw-away traced context; used for a page's last attempt with --trace."""
         ctx = await self.pool.new_context(None)
         await ctx.tracing.start(screenshots=True, snapshots=True)
         page = await ctx.new_page()
         if self.pool.guard is not None:
             await self.pool.guard.attach(ctx, page)
+        await page.add_init_script(PAGE_WATCH_JS)
         failed = True
         try:
-            result = await self._render(page, request)
+            result = await self._render(page, request, settle)
             failed = False
             self.rendered += 1
             return result
@@ -93,13 +105,13 @@ class BrowserFetcher:
                 await ctx.tracing.stop()
             await ctx.close()
 
-    async def _render(self, page: Page, request: Request) -> FetchResult:
+    async def _render(self, page: Page, request: Request, settle: bool = False) -> FetchResult:
         guard = self.pool.guard
         if guard is None:
-            return await self._render_page(page, request)
+            return await self._render_page(page, request, settle)
         guard.reset(page)
         try:
-            result = await self._render_page(page, request)
+            result = await self._render_page(page, request, settle)
         except (PlaywrightError, FetchError):
             if (stopped := guard.stopped(page)) is not None:  # e.g. a 302 out: ERR_BLOCKED_BY_CLIENT
                 raise LeftScope(*stopped) from None
@@ -108,7 +120,7 @@ class BrowserFetcher:
             raise LeftScope(*stopped)
         return result
 
-    async def _render_page(self, page: Page, request: Request) -> FetchResult:
+    async def _render_page(self, page: Page, request: Request, settle: bool = False) -> FetchResult:
         timeout_ms = self.cfg.timeout_seconds * 1000
         ctx = PageContext(request=request, page=page, response=None)
         for hook in self.hooks:
@@ -116,7 +128,7 @@ class BrowserFetcher:
         t0 = time.perf_counter()
         try:
             # A hook may ask for an earlier goto wait for this URL (its own wait follows).
-            wait_until = ctx.wait_until or self.cfg.wait_until
+            wait_until = ctx.wait_until or self.cfg.goto_wait
             response = await page.goto(request.url, wait_until=wait_until, timeout=timeout_ms)
         except PlaywrightTimeoutError:
             raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True) from None
@@ -138,8 +150,11 @@ class BrowserFetcher:
         status = response.status if response is not None else 0
         headers = response.headers if response is not None else {}
         check_status(status, headers)
-        snap = await self._wait_and_snapshot(page, ctx, timeout_ms)
+        settles = ctx.settle and ((settle and not self.cfg.wait_for_selector) or self.cfg.settles)
+        left_ms = timeout_ms - (t1 - t0) * 1000
+        snap = await self._wait_and_snapshot(page, ctx, left_ms, settles)
         t2 = time.perf_counter()
+        settled = snap.get("settled")
         result = FetchResult(
             requested_url=request.url,
             final_url=snap["url"],
@@ -153,39 +168,78 @@ class BrowserFetcher:
             fetch_ms=(t1 - t0) * 1000,
             render_ms=(t2 - t1) * 1000,
             headers=headers,
+            complete=self._complete(snap, settled),
         )
+        if settled is not None and "by" in settled:
+            row = self.waits.record(request.url, settled)
+            if row is not None:
+                result.extra_rows[SHAPE_WAITS] = [row]
         ctx.result = result
         for hook in self.hooks:
             await hook.after_snapshot(ctx)
         return result
 
-    async def _wait_and_snapshot(self, page: Page, ctx: PageContext, timeout_ms: float) -> dict:
-        """Wait for ``wait_for_selector`` (if set), run ``before_snapshot`` hooks, take the snapshot.
+    def _complete(self, snap: dict, settled: dict | None) -> bool:
+        """Was the page done when its snapshot was taken?
+
+        After the default wait, its verdict; in any case no fetch/XHR may be in flight at the
+        snapshot. Under a goto wait the job named (no selector), a short timer still pending means
+        content may yet come, too; a ``wait_for_selector`` says itself what done means.
+        """
+        if snap.get("inflight"):
+            return False
+        if settled is not None:
+            return bool(settled.get("done"))
+        return bool(self.cfg.wait_for_selector) or not snap.get("timers")
+
+    async def _wait_and_snapshot(self, page: Page, ctx: PageContext, left_ms: float, settles: bool) -> dict:
+        """Wait (for ``wait_for_selector``, or until the page is done), run ``before_snapshot``
+        hooks, take the snapshot.
 
         Without hooks that act before the snapshot, the wait and the snapshot are one evaluate.
         Selectors that are not CSS (Playwright's text=, xpath=, >> chains) and pages that navigate
-        while we wait fall back to Playwright's own ``wait_for_selector``.
+        while we wait fall back to Playwright's own ``wait_for_selector``; a page that navigates
+        while it settles is waited for once more in its new document.
         """
         selector = self.cfg.wait_for_selector
-        if selector:
+        settle = self.waits.plan(ctx.request.url, left_ms) if settles else None
+        settled = None
+        if selector or settle:
             merged = not self._hooks_before_snapshot
-            arg = {"selector": selector, "timeoutMs": timeout_ms, "waitOnly": not merged}
-            try:
-                snap = await page.evaluate(SNAPSHOT_JS, arg)
-            except PlaywrightError as exc:
-                if "Execution context was destroyed" not in str(exc):
-                    raise
-                snap = {"badSelector": "navigated while waiting"}
+            arg = {"selector": selector, "timeoutMs": left_ms, "waitOnly": not merged, "settle": settle}
+            snap = await self._evaluate_wait(page, arg)
+            if snap.get("navigated") and settle is not None:
+                with contextlib.suppress(PlaywrightError):
+                    await page.wait_for_load_state("domcontentloaded", timeout=max(1.0, settle["capMs"]))
+                snap = await self._evaluate_wait(page, arg)
             if snap.get("timedOut"):
                 raise FetchError(f"selector {selector!r} never appeared", retryable=True)
             if "badSelector" in snap:
                 try:
-                    await page.wait_for_selector(selector, timeout=timeout_ms)
+                    await page.wait_for_selector(selector, timeout=left_ms)
                 except PlaywrightTimeoutError:
                     raise FetchError(f"selector {selector!r} never appeared", retryable=True) from None
+                merged = False
+            settled = snap.get("settled")
+            if snap.get("navigated"):
+                settled = {"done": False}
                 merged = False
             if merged:
                 return snap
         for hook in self.hooks:
             await hook.before_snapshot(ctx)
-        return await page.evaluate(SNAPSHOT_JS, None)
+        snap = await page.evaluate(SNAPSHOT_JS, None)
+        snap["settled"] = settled
+        return snap
+
+    @staticmethod
+    async def _evaluate_wait(page: Page, arg: dict) -> dict:
+        """The waiting evaluate; ``{"navigated": True}`` when the page went elsewhere meanwhile."""
+        try:
+            return await page.evaluate(SNAPSHOT_JS, arg)
+        except PlaywrightError as exc:
+            if "Execution context was destroyed" not in str(exc):
+                raise
+            if arg.get("selector"):
+                return {"badSelector": "navigated while waiting"}
+            return {"navigated": True}

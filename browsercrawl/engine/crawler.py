@@ -31,6 +31,7 @@ from browsercrawl.engine.progress import CrawlCounters, ProgressReporter
 from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.engine.router import AdaptiveRouter
 from browsercrawl.engine.runtime import BrowserRuntime, scope_check
+from browsercrawl.engine.settle import SHAPE_WAITS
 from browsercrawl.engine.summary import CrawlSummary
 from browsercrawl.engine.writer import Outcome, ResultWriter
 from browsercrawl.errors import UserError
@@ -219,6 +220,9 @@ class Crawler:
                         hooks=self.hooks, context_factory=self.context_factory))
                     http = HttpFetcher(http.client, self.hooks, self.runtime.cookies)
                     renderer = self.runtime.fetcher
+                    # What an earlier run of this crawl learned about its URL shapes' waits.
+                    renderer.waits.load(await asyncio.to_thread(
+                        db.read, "SELECT shape, selector, content_ms, learned FROM shape_waits"))
                     if self.runtime.plain_contexts:
                         warm_task = self.runtime.pool.start_warming()
                 dispatcher = Dispatcher(http, renderer, self.router)
@@ -251,6 +255,10 @@ class Crawler:
             with contextlib.suppress(Exception):  # the file is full or damaged; closing may fail too
                 await db.close()
             raise writer.store_error
+        if renderer is not None and renderer.waits.shapes:
+            # The learned waits' final counts (pages, hits, misses), for `stats`.
+            rows = renderer.waits.rows()
+            await db.write(lambda tx: tx.insert_rows(SHAPE_WAITS, rows))
         counts = await frontier.counts()
         total = await db.count_pages()
         await db.close()
@@ -259,6 +267,7 @@ class Crawler:
         summary = CrawlSummary(
             database=db.location,
             pages_stored=writer.pages_stored,
+            incomplete=writer.incomplete,
             pages_total=total,
             failed=counts.get("failed", 0),
             retried=self.counters.retried,
@@ -273,6 +282,7 @@ class Crawler:
             tabs_opened=pool.tabs_opened if pool else 0,
             interrupted=self._interrupted and self.fatal is None,
             adaptive=self.router.summary() if self.router else {},
+            waits=renderer.waits.summary() if renderer else {},
             parts={p.name: p.summary() for p in self.parts if p.summary()},
             backends=self._backends(db, writer),
             blocked_seeds=self.blocked_seeds,

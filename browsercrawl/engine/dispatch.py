@@ -22,7 +22,9 @@ class Fetcher(Protocol):
 
     via: str
 
-    async def fetch(self, request: Request, *, trace_dir: Path | None = None) -> FetchResult: ...
+    async def fetch(
+        self, request: Request, *, trace_dir: Path | None = None, settle: bool = False
+    ) -> FetchResult: ...
 
 
 async def _discard(task: asyncio.Task | None) -> None:
@@ -80,7 +82,9 @@ class Dispatcher:
         except FetchError:
             http_result = None
         try:
-            rendered = await self.browser.fetch(req, trace_dir=trace_dir)
+            # Compared only once the page is done, whatever goto wait the job names: a snapshot
+            # taken earlier looks like the HTTP shell and would pass a JavaScript shape as static.
+            rendered = await self.browser.fetch(req, trace_dir=trace_dir, settle=True)
         except NeedsHttp:
             if http_result is None:
                 self.router.abandon(req.url)
@@ -90,7 +94,7 @@ class Dispatcher:
         except FetchError:
             self.router.abandon(req.url)
             raise
-        if http_result is not None and http_result.html is not None:
+        if http_result is not None and http_result.html is not None and rendered.complete:
             static = same_content(
                 http_result.text or "",
                 {u for u, _ in http_result.links},
@@ -98,6 +102,6 @@ class Dispatcher:
                 {u for u, _ in rendered.links},
             )
             self.router.record(req.url, static)
-        else:
+        else:  # no HTTP version to compare, or a page never done: it needs the browser
             self.router.record(req.url, False)
         return rendered

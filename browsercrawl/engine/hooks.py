@@ -36,6 +36,9 @@ class PageContext:
     result: FetchResult | None = None  # set before after_snapshot
     # The goto wait for this URL, when a hook wants another than ``rendering.wait_until``.
     wait_until: str | None = None
+    # False when a hook waits for this page in its own way (e.g. an [ajax] rule's wait): the
+    # engine's default wait until the page is done (engine/settle.py) is then skipped.
+    settle: bool = True
     _notes: dict[type, Any] = field(default_factory=dict, repr=False)
 
     def note(self, kind: type[N]) -> N:

@@ -29,6 +29,9 @@ class FetchResult:
     extra_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     extra_urls: list[tuple[str, str | None]] = field(default_factory=list)  # (url, kind) to enqueue
     store: bool = True  # False for pages that must never be stored (e.g. a login page)
+    # False when the page's wait ran out with requests in flight or its DOM still changing
+    # (engine/settle.py): stored as pages.complete = 0.
+    complete: bool = True
 
 
 class FetchError(Exception):

@@ -10,6 +10,7 @@ from typing import Any
 class CrawlSummary:
     database: str
     pages_stored: int
+    incomplete: int  # stored with complete = 0: the wait ran out before the page was done
     pages_total: int
     failed: int
     retried: int
@@ -24,6 +25,7 @@ class CrawlSummary:
     tabs_opened: int
     interrupted: bool
     adaptive: dict[str, str] = field(default_factory=dict)
+    waits: dict[str, str] = field(default_factory=dict)  # per URL shape: its learned wait
     # Each part's counters under its name (e.g. "session": logins, re-logins, retired accounts).
     parts: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Where the crawl's state lives and its cost per page: store kind and ms, Redis ms (workers).

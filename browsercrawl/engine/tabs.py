@@ -16,6 +16,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
@@ -23,6 +24,8 @@ from playwright.async_api import Error as PlaywrightError
 from browsercrawl.config import RenderingConfig
 from browsercrawl.engine.hooks import PageHook
 from browsercrawl.engine.navigation import NavigationGuard
+
+PAGE_WATCH_JS = resources.files("browsercrawl.engine").joinpath("page_watch.js").read_text("utf-8")
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +161,7 @@ class TabPool:
             owner.open_tabs -= 1
             raise
         self.tabs_opened += 1
+        await page.add_init_script(PAGE_WATCH_JS)  # what the snapshot's wait counts (settle.py)
         for hook in self.hooks:
             await hook.on_page_created(page)
         cdp = await self.guard.attach(owner.context, page) if self.guard is not None else None

@@ -68,6 +68,7 @@ def page_row(
         "links_count": len(result.links),
         "referrer": referrer,
         "kind": kind,
+        "complete": int(result.complete),
     }
 
 
@@ -129,6 +130,7 @@ class ResultWriter:
         self._have_work = asyncio.Event()
         self._closing = False
         self.pages_stored = 0
+        self.incomplete = 0  # stored pages whose wait ran out before they were done
         self.duplicates = 0
         self.committing = 0
 
@@ -177,6 +179,9 @@ class ResultWriter:
             self.committing = 0
         self.pages_stored += stored
         self.duplicates += dups
+        # A duplicate's completion carries the reason it was not stored.
+        self.incomplete += sum(1 for o in batch if o.page is not None and o.page.get("complete") == 0
+                               and not o.completion.error)
         self._on_commit(hosts, batch, stored)
 
     async def close(self) -> None:

@@ -339,7 +339,7 @@ class SessionManager(PageHook):
                         self.relogins += 1
                     seen = info.generation
                 ctx.response = await page.goto(
-                    ctx.request.url, wait_until=self.job.rendering.wait_until, timeout=timeout_ms
+                    ctx.request.url, wait_until=self.job.rendering.goto_wait, timeout=timeout_ms
                 )
                 reason = await self.detector.lost_reason(page, ctx.response)
                 if reason is None:

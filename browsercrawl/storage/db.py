@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS pages (
     render_ms REAL,
     links_count INTEGER,
     referrer TEXT,
-    kind TEXT
+    kind TEXT,
+    complete INTEGER
 );
 CREATE TABLE IF NOT EXISTS links (
     page_id INTEGER NOT NULL REFERENCES pages(id),
@@ -80,7 +81,23 @@ CREATE TABLE IF NOT EXISTS links (
 );
 CREATE INDEX IF NOT EXISTS links_page ON links (page_id);
 CREATE INDEX IF NOT EXISTS links_url ON links (url);
+CREATE TABLE IF NOT EXISTS shape_waits (
+    shape TEXT PRIMARY KEY,
+    selector TEXT,
+    content_ms REAL,
+    learned INTEGER,
+    samples INTEGER,
+    pages INTEGER,
+    hits INTEGER,
+    misses INTEGER,
+    unfinished INTEGER,
+    updated_at TEXT
+);
 """
+
+# Columns added to core tables after databases were made without them: (table, column, type).
+# Both stores add the missing ones when they open a database, so an older crawl still resumes.
+CORE_COLUMNS_ADDED = [("pages", "complete", "INTEGER")]
 
 
 class SqliteTx:
@@ -150,6 +167,10 @@ class CrawlDatabase:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=10000")
             conn.executescript(_CORE_SCHEMA)
+            for table, column, kind in CORE_COLUMNS_ADDED:
+                have = {row[1] for row in conn.execute(f"PRAGMA table_info([{table}])")}
+                if column not in have:
+                    conn.execute(f"ALTER TABLE [{table}] ADD COLUMN [{column}] {kind}")
             conn.executemany("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
                              [("schema_version", str(SCHEMA_VERSION)), (MARKER_KEY, MARKER_VALUE)])
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:

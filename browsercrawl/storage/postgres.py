@@ -33,7 +33,7 @@ from browsercrawl.storage.base import (
     foreign_database_message,
     redact,
 )
-from browsercrawl.storage.db import _CORE_SCHEMA, SCHEMA_VERSION
+from browsercrawl.storage.db import _CORE_SCHEMA, CORE_COLUMNS_ADDED, SCHEMA_VERSION
 
 T = TypeVar("T")
 
@@ -65,6 +65,9 @@ def core_schema() -> list[str]:
         stmt = re.sub(r"\bREAL\b", "DOUBLE PRECISION", stmt)
         stmt = re.sub(r"\bBLOB\b", "BYTEA", stmt)
         out.append(stmt)
+    for table, column, kind in CORE_COLUMNS_ADDED:  # databases made before these columns existed
+        pg_type = {"INTEGER": "BIGINT", "REAL": "DOUBLE PRECISION", "BLOB": "BYTEA"}.get(kind, kind)
+        out.append(f"ALTER TABLE {_ident(table)} ADD COLUMN IF NOT EXISTS {_ident(column)} {pg_type}")
     return out
 
 

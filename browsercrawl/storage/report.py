@@ -86,4 +86,18 @@ def collect_stats(database: str | Reader) -> dict[str, Any]:
         }
         stats["html_bytes"] = int(row[2] or 0)  # PostgreSQL sums BIGINT as NUMERIC
         stats["first_fetch"], stats["last_fetch"] = row[3], row[4]
+        # Pages whose wait ran out before they were done (a database older than the column: none).
+        cols = {d[0] for d in conn.execute("SELECT * FROM pages LIMIT 0").description}
+        if "complete" in cols:
+            stats["incomplete_pages"] = conn.execute(
+                "SELECT COUNT(*) FROM pages WHERE complete = 0").fetchone()[0]
+    if "shape_waits" in tables and stats["tables"]["shape_waits"]:
+        stats["learned_waits"] = {
+            shape: ({"selector": sel, "content_ms": ms, "pages": pages, "hits": hits, "misses": misses}
+                    if learned else {"learning": True})
+            | {"unfinished": unfinished}
+            for shape, sel, ms, learned, pages, hits, misses, unfinished in conn.execute(
+                "SELECT shape, selector, content_ms, learned, pages, hits, misses, unfinished"
+                " FROM shape_waits ORDER BY shape")
+        }
     return stats
