@@ -353,7 +353,14 @@ def open_readonly(path: str | Path) -> sqlite_utils.Database:
     try:
         conn = connect_readonly(path)
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1")
-    except sqlite3.DatabaseError as exc:
+        # Reading a damaged page does not always fail (the bytes may still decode as a row), so a
+        # file small enough is checked first, as a crawl checks it before resuming.
+        if path.stat().st_size <= _QUICK_CHECK_MAX_BYTES:
+            problem = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if problem != "ok":
+                raise DamagedDatabase(
+                    f"{path}: not a SQLite database, or a damaged one (quick_check: {problem[:200]})")
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise database_error(path, exc) from None
     return sqlite_utils.Database(conn)
 
