@@ -1,0 +1,101 @@
+"""What a field's node looked like when it was learned, and how alike another node is.
+
+Stored beside the path in the wrapper file so a wrapper can find its field again after a
+redesign (``heal.py``). It holds what usually survives one: the label before the value (``ISBN``),
+the kind of value (date, price...), the tag and classes, the text's shape, the neighbours' tags and
+the tag path. Similarity is a weighted mean of rapidfuzz ratios and equalities, in ``[0, 1]``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lxml import etree
+from rapidfuzz import fuzz
+
+from browsercrawl.wrappers.dom import Page, ancestors_or_self
+from browsercrawl.wrappers.model import _GENERATED
+from browsercrawl.wrappers.paths import text_label
+from browsercrawl.wrappers.validate import has_kind
+
+_ATTRS = ("itemprop", "property", "name", "role", "rel", "type")
+
+
+def shape(text: str) -> str:
+    """``The River 12`` -> ``Aa Aa 9``: letters, digits and punctuation runs, not the words."""
+    s = re.sub(r"[A-ZÀ-Þ]", "A", text)
+    s = re.sub(r"[a-zß-ÿ]+", "a", s)
+    s = re.sub(r"[0-9]+", "9", s)
+    return re.sub(r"(Aa?)+", "Aa", s)[:40]
+
+
+def _sig(el: etree._Element | None) -> str:
+    if el is None or not isinstance(el.tag, str):
+        return ""
+    cls = [t for t in (el.get("class") or "").split() if not _GENERATED.search(t)]
+    return el.tag + "".join(f".{c}" for c in cls[:2])
+
+
+def _sibling(el: etree._Element, forward: bool) -> etree._Element | None:
+    node = el.getnext() if forward else el.getprevious()
+    while node is not None and not isinstance(node.tag, str):
+        node = node.getnext() if forward else node.getprevious()
+    return node
+
+
+def fingerprint(el: etree._Element, page: Page, value: str, kind: str | None) -> dict[str, Any]:
+    """The fingerprint of the node ``el`` holding ``value`` (see the module docstring)."""
+    path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
+    return {
+        "tag": el.tag,
+        "classes": [t for t in (el.get("class") or "").split() if not _GENERATED.search(t)],
+        "attrs": {k: el.get(k) for k in _ATTRS if el.get(k)},
+        "label": text_label(el, page),
+        "kind": kind,
+        "shape": shape(value),
+        "length": len(value),
+        "prev": _sig(_sibling(el, False)),
+        "next": _sig(_sibling(el, True)),
+        "path": path,
+    }
+
+
+def label_fits(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:
+    """False when the fingerprint has a label and the node's label is another one."""
+    want = fp.get("label")
+    if not want:
+        return True
+    got = text_label(el, page)
+    return got is not None and fuzz.ratio(want.lower(), got.lower()) >= 70
+
+
+def similarity(fp: dict[str, Any], el: etree._Element, page: Page, value: str) -> float:
+    """How alike ``el`` (whose value would be ``value``) is to the fingerprint, in ``[0, 1]``."""
+    kind = fp.get("kind")
+    if kind and not has_kind(value, kind):
+        return 0.0
+    if not label_fits(fp, el, page):
+        return 0.0
+    scores: list[tuple[float, float]] = []  # (weight, score)
+    scores.append((1.0, 1.0 if el.tag == fp.get("tag") else 0.0))
+    classes = " ".join(t for t in (el.get("class") or "").split() if not _GENERATED.search(t))
+    want = " ".join(fp.get("classes") or [])
+    if want or classes:
+        scores.append((1.0, fuzz.token_set_ratio(want, classes) / 100 if want and classes else 0.0))
+    attrs = fp.get("attrs") or {}
+    if attrs:
+        scores.append((1.5, sum(el.get(k) == v for k, v in attrs.items()) / len(attrs)))
+    if fp.get("label"):
+        scores.append((3.0, 1.0))  # label_fits passed
+    if kind:
+        scores.append((1.0, 1.0))
+    scores.append((1.0, fuzz.ratio(fp.get("shape", ""), shape(value)) / 100))
+    length = fp.get("length") or 1
+    scores.append((0.5, min(length, len(value)) / max(length, len(value), 1)))
+    scores.append((0.75, fuzz.ratio(fp.get("prev", ""), _sig(_sibling(el, False))) / 100))
+    scores.append((0.75, fuzz.ratio(fp.get("next", ""), _sig(_sibling(el, True))) / 100))
+    path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
+    scores.append((1.5, fuzz.ratio(" ".join(fp.get("path") or []), " ".join(path)) / 100))
+    total = sum(w for w, _ in scores)
+    return sum(w * s for w, s in scores) / total

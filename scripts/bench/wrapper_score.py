@@ -1,0 +1,110 @@
+"""Scoring learned wrappers on the generated book sites: strict F1 per field, healing rates.
+
+Per site: 80 pages; sample pairs are drawn from pages 0-19, pages 20-44 are the cluster's other
+pages the learner may look at (values unknown), pages 45-79 are scored. Values are compared
+exactly after whitespace normalisation (no substring credit); a single value counts as a list of
+one, and per field F1 = 2TP / (2TP + FP + FN) over the scored pages' value sets.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+
+from browsercrawl.wrappers import Wrapper, learn_wrapper, norm
+from browsercrawl.wrappers.heal import HealingWrapper
+from scripts.bench.wrapper_sites import (
+    CHANGES,
+    FIELDS,
+    Site,
+    SiteStyle,
+    change_markup,
+    generate_site,
+    sample_values,
+)
+
+N_PAGES = 80
+POOL = range(0, 20)
+CLUSTER = range(20, 45)
+SCORED = range(45, 80)
+
+
+def value_set(v: object) -> set[str]:
+    if v is None:
+        return set()
+    if isinstance(v, list):
+        return {norm(str(x)) for x in v if norm(str(x))}
+    return {norm(str(v))} if norm(str(v)) else set()
+
+
+def field_f1(predicted: list[dict], truth: list[dict], label: str) -> float:
+    tp = fp = fn = 0
+    for pred, want in zip(predicted, truth, strict=True):
+        p, t = value_set(pred.get(label)), value_set(want.get(label))
+        tp += len(p & t)
+        fp += len(p - t)
+        fn += len(t - p)
+    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0
+
+
+@dataclass
+class PairScore:
+    pair: tuple[int, int]
+    f1: dict[str, float]
+    warnings: list[str]
+    wrapper: Wrapper
+
+
+def learn_pair(site: Site, pair: tuple[int, int], use_cluster: bool = True) -> Wrapper:
+    a, b = pair
+    cluster = [site.pages[i] for i in CLUSTER] if use_cluster else []
+    values = [sample_values(site.truth[a]), sample_values(site.truth[b])]
+    return learn_wrapper([site.pages[a], site.pages[b]], values, cluster_pages=cluster).wrapper
+
+
+def score_pair(site: Site, pair: tuple[int, int], use_cluster: bool = True) -> PairScore:
+    a, b = pair
+    cluster = [site.pages[i] for i in CLUSTER] if use_cluster else []
+    values = [sample_values(site.truth[a]), sample_values(site.truth[b])]
+    result = learn_wrapper([site.pages[a], site.pages[b]], values, cluster_pages=cluster)
+    predicted = [result.wrapper.apply(site.pages[i]) for i in SCORED]
+    truth = [site.truth[i] for i in SCORED]
+    return PairScore(
+        pair, {f: field_f1(predicted, truth, f) for f in FIELDS}, result.warnings, result.wrapper
+    )
+
+
+def pairs_for(seed: int, n: int) -> list[tuple[int, int]]:
+    r = random.Random(seed)
+    out: list[tuple[int, int]] = []
+    while len(out) < n:
+        a, b = r.sample(list(POOL), 2)
+        if (a, b) not in out:
+            out.append((a, b))
+    return out
+
+
+def score_site(style: SiteStyle, seed: int, n_pairs: int, use_cluster: bool = True) -> list[PairScore]:
+    site = generate_site(style, N_PAGES, seed)
+    return [score_pair(site, p, use_cluster) for p in pairs_for(seed, n_pairs)]
+
+
+def healing(style: SiteStyle, seed: int, wrapper: Wrapper) -> dict[str, dict[str, float]]:
+    """Per change kind: field F1 on the changed scored pages without and with healing."""
+    site = generate_site(style, N_PAGES, seed)
+    truth = [site.truth[i] for i in SCORED]
+    out: dict[str, dict[str, float]] = {}
+    for kind in CHANGES:
+        changed = [change_markup(site.pages[i], kind, seed) for i in SCORED]
+        plain = [wrapper.apply(h) for h in changed]
+        healer = HealingWrapper(copy.deepcopy(wrapper))
+        healed = [healer.apply(h) for h in changed]
+        out[kind] = {
+            "before": min(field_f1(plain, truth, f) for f in FIELDS),
+            "after": min(field_f1(healed, truth, f) for f in FIELDS),
+            "after_mean": sum(field_f1(healed, truth, f) for f in FIELDS) / len(FIELDS),
+            "repairs": len(healer.repairs),
+            **{f"f1:{f}": field_f1(healed, truth, f) for f in FIELDS},
+        }
+    return out

@@ -1,0 +1,468 @@
+"""Generated book-shop sites with the traps that break wrapper learning, and markup changes.
+
+Every site renders the same kind of record (a book: title, authors, ISBN, price, publication
+date, publisher, binding, shop id) with its own markup style, seeded and reproducible. The data is
+drawn so that the four known failure causes show up in random sample pairs:
+
+* **shared vs varying neighbour text**: few publishers, bindings and years, shop ids sharing their
+  first digits, so two samples often agree on the text next to a value (``Penguin (2019) ·
+  Paperback``) while other pages do not;
+* **hidden duplicates**: ``display:none`` / ``hidden`` blocks and ``<meta>``/``<input
+  type=hidden>`` holding URLs or copies that contain the value, placed *before* the visible one;
+* **one vs many**: most books have one author, some two to four, in a run of same-shaped siblings;
+* **type-checkable fields**: dates, ISBN-13, prices and names, next to look-alikes (a "first
+  published" date, a list price, related books with their own authors and prices).
+
+``TUNING`` styles are the ones the learner was developed against; ``HELD_OUT`` styles (other
+markup: definition lists, label/value grids, css-module class names, tables of facts) are only
+scored. ``change_markup`` rewrites a page the way a site redesign does (classes renamed, a wrapper
+div added, blocks reordered, tags changed) for the self-healing benchmark.
+
+Used by ``scripts/bench_induction.py --wrappers`` and ``tests/test_wrappers_*.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+
+import lxml.html
+
+FIRST = ["Jane", "John", "Maria", "Ahmed", "Li", "Olga", "Peter", "Sara", "Tom", "Yuki", "Ana", "Ben"]
+LAST = ["Doe", "Roe", "Garcia", "Khan", "Wei", "Ivanova", "Smith", "Berg", "Hart", "Sato", "Lopez"]
+WORDS = [
+    "Silent",
+    "River",
+    "Glass",
+    "Garden",
+    "Winter",
+    "Stone",
+    "Night",
+    "Empire",
+    "Salt",
+    "Orchard",
+    "Iron",
+    "Harbor",
+    "Lantern",
+    "Paper",
+    "Wolves",
+    "Quiet",
+    "Storm",
+    "Atlas",
+]
+PUBLISHERS = ["Penguin Books", "Vintage", "Harper Collins", "Tor"]
+BINDINGS = ["Mass Market Paperback", "Hardcover", "Paperback"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+FIELDS = ("title", "authors", "isbn", "price", "published", "publisher", "binding", "sku")
+
+
+@dataclass
+class Book:
+    """One page's truth; ``published`` and ``price`` already in the site's own format."""
+
+    title: str
+    authors: list[str]
+    isbn: str
+    price: str
+    list_price: str
+    published: str
+    first_published: str
+    publisher: str
+    binding: str
+    sku: str
+    slug: str
+    pages: int
+    edition: str | None
+    series: str | None
+    related: list[tuple[str, str, str]] = field(default_factory=list)  # title, author, price
+
+    def truth(self) -> dict[str, str | list[str]]:
+        return {f: getattr(self, f) for f in FIELDS}
+
+
+def _isbn13(r: random.Random) -> str:
+    digits = [9, 7, 8] + [r.randint(0, 9) for _ in range(9)]
+    check = (10 - sum(d * (3 if i % 2 else 1) for i, d in enumerate(digits)) % 10) % 10
+    return "".join(map(str, [*digits, check]))
+
+
+def _name(r: random.Random) -> str:
+    if r.random() < 0.2:
+        return f"{r.choice(FIRST)} {r.choice('ABCDEFGHJKLMNPRST')}. {r.choice(LAST)}"
+    return f"{r.choice(FIRST)} {r.choice(LAST)}"
+
+
+def _title(r: random.Random) -> str:
+    words = r.sample(WORDS, r.randint(1, 3))
+    return ("The " if r.random() < 0.5 else "") + " ".join(words)
+
+
+DateFormat = Callable[[int, int, int], str]
+
+
+def iso_date(y: int, m: int, d: int) -> str:
+    return f"{y:04d}-{m:02d}-{d:02d}"
+
+
+def us_date(y: int, m: int, d: int) -> str:
+    return f"{MONTHS[m - 1]} {d}, {y}"
+
+
+def uk_date(y: int, m: int, d: int) -> str:
+    return f"{d} {MONTHS[m - 1][:3]} {y}"
+
+
+def dot_date(y: int, m: int, d: int) -> str:
+    return f"{d:02d}.{m:02d}.{y}"
+
+
+def book(r: random.Random, date_format: DateFormat, currency: str) -> Book:
+    """A random book; the small pools make coincidences between two samples common."""
+    n_authors = r.choices([1, 2, 3, 4], weights=[60, 20, 10, 10])[0]
+    authors: list[str] = []
+    while len(authors) < n_authors:
+        name = _name(r)
+        if name not in authors:
+            authors.append(name)
+    year = r.randint(2018, 2021)
+
+    def money(v: float) -> str:
+        return f"${v:.2f}" if currency == "$" else f"{v:.2f} {currency}".replace(".", ",")
+
+    cents = r.randint(499, 3999)
+    title = _title(r)
+    return Book(
+        title=title,
+        authors=authors,
+        isbn=_isbn13(r),
+        price=money(cents / 100),
+        list_price=money(cents / 100 + r.randint(1, 9)),
+        published=date_format(year, r.randint(1, 12), r.randint(1, 28)),
+        first_published=date_format(r.randint(1950, 2017), r.randint(1, 12), r.randint(1, 28)),
+        publisher=r.choice(PUBLISHERS),
+        binding=r.choice(BINDINGS),
+        sku=f"BK-10{r.randint(100, 999)}",
+        slug=title.lower().replace(" ", "-"),
+        pages=r.randint(120, 900),
+        edition=r.choice(["2nd edition", "Anniversary edition", "Revised edition"])
+        if r.random() < 0.3
+        else None,
+        series=f"{r.choice(WORDS)} Cycle #{r.randint(1, 5)}" if r.random() < 0.3 else None,
+        related=[(_title(r), _name(r), money(r.randint(499, 3999) / 100)) for _ in range(r.randint(2, 4))],
+    )
+
+
+def _page(site: str, body: str) -> str:
+    return (
+        f"<!DOCTYPE html><html><head><title>{escape(site)}</title>"
+        "<style>.hidden{display:none}</style></head><body>"
+        f"<header><a href='/'>{escape(site)}</a><nav><a href='/new'>New</a> <a href='/cart'>Cart (0)</a>"
+        "</nav></header>"
+        f"{body}<footer><p>&copy; {escape(site)} &middot; <a href='/help'>Help</a></p></footer></body></html>"
+    )
+
+
+def e(text: object) -> str:
+    return escape(str(text))
+
+
+# --------------------------------------------------------------------------------------------
+# Tuning styles
+
+
+def shelf(b: Book) -> str:
+    """Classed divs; publisher and binding share one line; a hidden SEO block with the ISBN URL."""
+    authors = ", ".join(
+        f"<a class='author' href='/a/{e(a.lower().replace(' ', '-'))}'>{e(a)}</a>" for a in b.authors
+    )
+    rel = "".join(
+        f"<li class='card'><a class='t'>{e(t)}</a><span class='by'>{e(a)}</span>"
+        f"<span class='p'>{e(p)}</span></li>"
+        for t, a, p in b.related
+    )
+    return _page(
+        "Shelf",
+        "<main id='book'>"
+        f"<div class='seo' style='display:none'><span>https://shelf.example/item/{b.isbn}-{e(b.slug)}</span>"
+        f"<span>{e(b.title)} by {e(b.authors[0])}</span></div>"
+        f"<h1 class='title'>{e(b.title)}</h1>"
+        + (f"<p class='series'>{e(b.series)}</p>" if b.series else "")
+        + f"<div class='byline'>by {authors}</div>"
+        f"<p class='pub'>{e(b.publisher)} ({b.published[-4:]}) &middot; {e(b.binding)}</p>"
+        f"<div class='buy'><span class='price'>{e(b.price)}</span>"
+        + (f" <s class='list'>{e(b.list_price)}</s>" if b.pages % 2 else "")
+        + "</div>"
+        f"<ul class='facts'><li>ISBN-13: {b.isbn}</li><li>Published: {e(b.published)}</li>"
+        f"<li>First published: {e(b.first_published)}</li><li>Item {e(b.sku)}</li>"
+        f"<li>Format: {e(b.binding)}, {b.pages} pages</li><li>Publisher: {e(b.publisher)}</li></ul>"
+        f"</main><aside><h2>Related</h2><ul class='rel'>{rel}</ul></aside>",
+    )
+
+
+def catalog_table(b: Book) -> str:
+    """A spec table with optional rows that shift positions; price beside a list price."""
+    rows = [("Title", e(b.title))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("ISBN", b.isbn), ("Publisher", e(b.publisher)), ("Publication date", e(b.published))]
+    if b.series:
+        rows.append(("Series", e(b.series)))
+    rows += [("Binding", e(b.binding)), ("Pages", str(b.pages)), ("Shop id", e(b.sku))]
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    authors = " and ".join(
+        f"<a href='/author?id={i}' class='contributor'>{e(a)}</a>" for i, a in enumerate(b.authors)
+    )
+    rel = "".join(
+        f"<div class='tile'><b>{e(t)}</b> <i>{e(a)}</i> <span>{e(p)}</span></div>" for t, a, p in b.related
+    )
+    return _page(
+        "Catalog",
+        f"<div class='crumbs'><a href='/'>Home</a> / <a href='/books'>Books</a> / {e(b.title)}</div>"
+        f"<div class='product'><h2>{e(b.title)}</h2><div class='by'>by {authors}</div>"
+        f"<div class='prices'><span class='was'>List price: {e(b.list_price)}</span>"
+        f"<span class='now'>Our price: {e(b.price)}</span></div>"
+        f"<input type='hidden' name='isbn' value='{b.isbn}'>"
+        f"<table class='specs'>{table}</table></div>"
+        f"<div class='also'>{rel}</div>",
+    )
+
+
+def microdata(b: Book) -> str:
+    """itemprop attributes, <meta> copies before the text, a <time datetime> date."""
+    authors = "".join(
+        f"<span itemprop='author' itemscope><span itemprop='name'>{e(a)}</span></span>" for a in b.authors
+    )
+    return _page(
+        "Readers Corner",
+        "<div itemscope itemtype='https://schema.org/Book' class='book'>"
+        f"<meta itemprop='isbn' content='{b.isbn}'><meta itemprop='url' content='/b/{b.isbn}/{e(b.slug)}'>"
+        f"<h1 itemprop='name'>{e(b.title)}</h1>"
+        f"<div class='authors'>{authors}</div>"
+        f"<div class='offer' itemprop='offers' itemscope><span itemprop='price'>{e(b.price)}</span>"
+        "<span class='stock'>In stock</span></div>"
+        "<div class='details'>"
+        f"<div><span class='k'>Publisher</span> <span itemprop='publisher'>{e(b.publisher)}</span></div>"
+        f"<div><span class='k'>Published</span> <time itemprop='datePublished'>{e(b.published)}</time></div>"
+        f"<div><span class='k'>Binding</span> <span itemprop='bookFormat'>{e(b.binding)}</span></div>"
+        f"<div><span class='k'>ISBN</span> <span itemprop='isbn'>{b.isbn}</span></div>"
+        f"<div><span class='k'>SKU</span> <span itemprop='sku'>{e(b.sku)}</span></div>"
+        "</div></div>",
+    )
+
+
+def inline_text(b: Book) -> str:
+    """Values inside running text separated by <br>: only labels and separators are stable."""
+    authors = ", ".join(f"<a href='/p/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    return _page(
+        "Old Books",
+        "<div id='content'><div class='hidden'>"
+        f"<a href='/view/{b.isbn}?ref={e(b.slug)}'>{b.isbn}</a></div>"
+        f"<h3>{e(b.title)}</h3>"
+        f"<p class='info'>By {authors}<br>Publisher: {e(b.publisher)}, {b.published}<br>"
+        f"{e(b.binding)}, {b.pages} p.<br>ISBN {b.isbn}<br>Ref. {e(b.sku)}</p>"
+        f"<p class='cost'>Price: {e(b.price)} (list {e(b.list_price)})</p></div>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out styles (never tuned on)
+
+
+def definition_list(b: Book) -> str:
+    """dt/dd facts; authors as several dd under one dt; an ISBN in a hidden link first."""
+    dds = "".join(f"<dd class='contrib'>{e(a)}</dd>" for a in b.authors)
+    facts = f"<dt>Author{'s' if len(b.authors) > 1 else ''}</dt>{dds}"
+    if b.edition:
+        facts += f"<dt>Edition</dt><dd>{e(b.edition)}</dd>"
+    facts += (
+        f"<dt>Publisher</dt><dd>{e(b.publisher)}</dd><dt>Release</dt><dd>{e(b.published)}</dd>"
+        f"<dt>Format</dt><dd>{e(b.binding)}</dd><dt>EAN/ISBN</dt><dd>{b.isbn}</dd>"
+        f"<dt>Article no.</dt><dd>{e(b.sku)}</dd>"
+    )
+    return _page(
+        "Bücherstube",
+        f"<section class='item'><div hidden><a href='/go/{b.isbn}'>{b.isbn}</a></div>"
+        f"<h1>{e(b.title)}</h1><div class='cost'><strong>{e(b.price)}</strong> incl. VAT</div>"
+        f"<dl>{facts}</dl></section>"
+        "<section class='more'><h2>Customers also bought</h2>"
+        + "".join(
+            f"<dl class='mini'><dt>{e(t)}</dt><dd>{e(a)}</dd><dd>{e(p)}</dd></dl>" for t, a, p in b.related
+        )
+        + "</section>",
+    )
+
+
+def label_grid(b: Book) -> str:
+    """Bootstrap-like rows of label/value cells with generic class names; optional rows."""
+    rows = [("Author(s)", "".join(f"<span class='chip'>{e(a)}</span>" for a in b.authors))]
+    if b.series:
+        rows.append(("Series", e(b.series)))
+    rows += [("Publisher", e(b.publisher)), ("Date", e(b.published)), ("Cover", e(b.binding))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("ISBN-13", b.isbn), ("Stock code", e(b.sku))]
+    grid = "".join(
+        f"<div class='row'><div class='col-4 label'>{k}</div><div class='col-8 value'>{v}</div></div>"
+        for k, v in rows
+    )
+    return _page(
+        "Page Turners",
+        "<div class='container'><div class='row'><div class='col-12'>"
+        f"<h1 class='h3'>{e(b.title)}</h1></div></div>"
+        f"<div class='row'><div class='col-6'><p class='lead'>{e(b.price)}</p>"
+        f"<p class='small'>RRP {e(b.list_price)}</p></div></div>"
+        f"<div class='facts'>{grid}</div>"
+        f"<div class='d-none'>{b.isbn} {e(b.title)} {e(b.publisher)}</div></div>",
+    )
+
+
+def css_modules(b: Book) -> str:
+    """Generated class names (css-modules), prices with a label, a hidden canonical URL input."""
+    h = hashlib.md5(b.sku.encode()).hexdigest()[:5]  # the hash differs per build, not per page
+    authors = "".join(
+        f"<li class='Authors_item__k3x9q'><a href='/c/{i}'>{e(a)}</a></li>" for i, a in enumerate(b.authors)
+    )
+    return _page(
+        "Novella",
+        f"<div class='Page_root__a1b2c' data-build='{h}'>"
+        f"<input type='hidden' id='canonical' value='https://novella.example/{b.isbn}/{e(b.slug)}'>"
+        f"<h1 class='Title_main__z9y8x'>{e(b.title)}</h1>"
+        f"<ul class='Authors_list__m4n5o'>{authors}</ul>"
+        "<div class='Price_box__p0q1r'><span>Price</span>"
+        f"<span class='Price_value__s2t3u'>{e(b.price)}</span></div>"
+        f"<table class='Facts_table__f7g8h'><tr><td>Publisher</td><td>{e(b.publisher)}</td></tr>"
+        f"<tr><td>Published on</td><td>{e(b.published)}</td></tr>"
+        f"<tr><td>Binding</td><td>{e(b.binding)}</td></tr>"
+        f"<tr><td>ISBN</td><td>{b.isbn}</td></tr><tr><td>Item</td><td>{e(b.sku)}</td></tr></table></div>",
+    )
+
+
+@dataclass(frozen=True)
+class SiteStyle:
+    name: str
+    render: Callable[[Book], str]
+    date_format: DateFormat
+    currency: str
+
+
+TUNING = [
+    SiteStyle("shelf", shelf, us_date, "$"),
+    SiteStyle("catalog", catalog_table, iso_date, "$"),
+    SiteStyle("microdata", microdata, uk_date, "EUR"),
+    SiteStyle("inline", inline_text, iso_date, "€"),
+]
+HELD_OUT = [
+    SiteStyle("dl", definition_list, dot_date, "€"),
+    SiteStyle("grid", label_grid, us_date, "$"),
+    SiteStyle("modules", css_modules, uk_date, "£"),
+]
+
+
+@dataclass
+class Site:
+    style: SiteStyle
+    pages: list[str]
+    truth: list[dict[str, str | list[str]]]
+
+
+def generate_site(style: SiteStyle, n_pages: int, seed: int) -> Site:
+    """``n_pages`` pages of one style with their truth, reproducible from ``seed``."""
+    r = random.Random(f"{style.name}:{seed}")
+    books = [book(r, style.date_format, style.currency) for _ in range(n_pages)]
+    return Site(style, [style.render(b) for b in books], [b.truth() for b in books])
+
+
+def sample_values(truth: dict[str, str | list[str]]) -> dict[str, str | list[str]]:
+    """What a user types for a sample: one author as a plain string, several as a list."""
+    out = dict(truth)
+    authors = truth["authors"]
+    if isinstance(authors, list) and len(authors) == 1:
+        out["authors"] = authors[0]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Markup changes (a redesign of the site)
+
+CHANGES = ("classes_renamed", "wrapper_div", "reordered", "tag_changed")
+_TAG_CHANGES = {
+    "span": "em",
+    "h1": "h2",
+    "h2": "h3",
+    "h3": "h4",
+    "p": "div",
+    "li": "div",
+    "b": "strong",
+    "i": "em",
+    "dd": "div",
+}
+_INLINE = {"a", "span", "em", "b", "i", "strong", "s", "time", "sup", "br", "small"}
+
+
+def _renamed(token: str) -> str:
+    return "x" + hashlib.md5(token.encode()).hexdigest()[:6]
+
+
+def change_markup(html: str, kind: str, seed: int = 0) -> str:
+    """The same page after a redesign of one ``kind`` (see ``CHANGES``); text is unchanged."""
+    root = lxml.html.document_fromstring(html)
+    body = root.find("body")
+    if kind == "classes_renamed":
+        for el in root.iter():
+            if isinstance(el.tag, str) and el.get("class"):
+                el.set("class", " ".join(_renamed(t) for t in el.get("class").split()))
+    elif kind == "wrapper_div":
+        for child in list(body):
+            wrap = lxml.html.Element("div", {"class": "layout-wrap"})
+            child.addprevious(wrap)
+            wrap.append(child)
+    elif kind == "reordered":
+        r = random.Random(seed)
+        for el in list(body.iter()):
+            _shuffle_blocks(el, r)
+    elif kind == "tag_changed":
+        for el in body.iter():
+            if isinstance(el.tag, str) and el.tag in _TAG_CHANGES:
+                el.tag = _TAG_CHANGES[el.tag]
+    else:
+        raise ValueError(f"unknown markup change {kind!r}")
+    return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
+
+
+def _shuffle_blocks(el: lxml.html.HtmlElement, r: random.Random) -> None:
+    """Shuffle block children (a dt with its dd's moves as one unit); inline runs stay put."""
+    kids = [c for c in el if isinstance(c.tag, str)]
+    if len(kids) < 2 or (el.text or "").strip() or any((c.tail or "").strip() for c in kids):
+        return
+    if any(c.tag in _INLINE for c in kids) or el.tag in ("tr", "head", "html"):
+        return
+    units: list[list[lxml.html.HtmlElement]] = []
+    for c in kids:
+        if c.tag == "dd" and units:
+            units[-1].append(c)
+        else:
+            units.append([c])
+    if len(units) < 2:
+        return
+    r.shuffle(units)
+    for c in kids:
+        el.remove(c)
+    for unit in units:
+        for c in unit:
+            el.append(c)
