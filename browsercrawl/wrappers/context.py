@@ -121,7 +121,7 @@ def _rights(suffixes: list[str], stab: _Stability) -> list[str]:
 
 def _capture(values: Sequence[str], right: str) -> str:
     """The group: lazy up to a stable right context; else by the values' shape."""
-    if right and right != "$":
+    if right:
         return "(.+?)"
     if all(re.fullmatch(r"[0-9]+", v) for v in values):
         return "([0-9]+)"
@@ -138,7 +138,8 @@ def _rx(text: str) -> str:
 def context_regex(pairs: Sequence[tuple[str, str]], references: Sequence[str] = ()) -> str | None:
     """A regex whose first group is the value in each ``(full text, value)`` pair, or None.
 
-    ``references`` are texts of the same node on other pages of the cluster (values unknown).
+    ``references`` are texts of the same node on other pages of the cluster (values unknown);
+    one page's texts of several matching nodes are joined by newlines.
     """
     prefixes, suffixes, values = [], [], []
     for full, value in pairs:
@@ -152,9 +153,10 @@ def context_regex(pairs: Sequence[tuple[str, str]], references: Sequence[str] = 
     left = _left(prefixes, stab) if any(prefixes) else "^"
     if left is None:
         return None
-    # Of the right contexts that cut the samples right, the one matching most reference texts
-    # (a token present on most pages may still be absent next to the value); longest on ties.
-    best: tuple[int, str] | None = None
+    # Of the right contexts that cut the samples right, the longest matching nearly as many
+    # reference texts as the best (a token present on most pages may be absent next to the
+    # value; an empty context matches everything but ends the value by its shape only).
+    found: list[tuple[int, str]] = []
     for right in _rights(suffixes, stab):
         rx = left + _capture(values, right) + right
         try:
@@ -165,7 +167,9 @@ def context_regex(pairs: Sequence[tuple[str, str]], references: Sequence[str] = 
             (m := compiled.search(full)) and m.group(1).strip() == value.strip() for full, value in pairs
         ):
             continue
-        matched = sum(1 for r in stab.refs if compiled.search(r))
-        if best is None or matched > best[0]:
-            best = (matched, rx)
-    return best[1] if best else None
+        matched = sum(1 for r in stab.refs if any(map(compiled.search, r.split("\n"))))
+        found.append((matched, rx))
+    if not found:
+        return None
+    top = max(n for n, _ in found)
+    return next(rx for n, rx in found if n >= 0.9 * top)

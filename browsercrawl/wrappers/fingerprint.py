@@ -34,7 +34,9 @@ def _sig(el: etree._Element | None) -> str:
     if el is None or not isinstance(el.tag, str):
         return ""
     cls = [t for t in (el.get("class") or "").split() if not _GENERATED.search(t)]
-    return el.tag + "".join(f".{c}" for c in cls[:2])
+    ident = el.get("id") or ""
+    ident = f"#{ident}" if ident and not _GENERATED.search(ident) else ""
+    return el.tag + ident + "".join(f".{c}" for c in cls[:2])
 
 
 def _sibling(el: etree._Element, forward: bool) -> etree._Element | None:
@@ -44,7 +46,9 @@ def _sibling(el: etree._Element, forward: bool) -> etree._Element | None:
     return node
 
 
-def fingerprint(el: etree._Element, page: Page, value: str, kind: str | None) -> dict[str, Any]:
+def fingerprint(
+    el: etree._Element, page: Page, value: str, kind: str | None, many: bool = False
+) -> dict[str, Any]:
     """The fingerprint of the node ``el`` holding ``value`` (see the module docstring)."""
     path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
     return {
@@ -53,6 +57,7 @@ def fingerprint(el: etree._Element, page: Page, value: str, kind: str | None) ->
         "attrs": {k: el.get(k) for k in _ATTRS if el.get(k)},
         "label": text_label(el, page),
         "kind": kind,
+        "many": many,
         "shape": shape(value),
         "length": len(value),
         "prev": _sig(_sibling(el, False)),
@@ -93,9 +98,10 @@ def similarity(fp: dict[str, Any], el: etree._Element, page: Page, value: str) -
     scores.append((1.0, fuzz.ratio(fp.get("shape", ""), shape(value)) / 100))
     length = fp.get("length") or 1
     scores.append((0.5, min(length, len(value)) / max(length, len(value), 1)))
-    scores.append((0.75, fuzz.ratio(fp.get("prev", ""), _sig(_sibling(el, False))) / 100))
-    scores.append((0.75, fuzz.ratio(fp.get("next", ""), _sig(_sibling(el, True))) / 100))
+    if not fp.get("many"):  # a list item's neighbours depend on how many items there are
+        scores.append((0.75, fuzz.ratio(fp.get("prev", ""), _sig(_sibling(el, False))) / 100))
+        scores.append((0.75, fuzz.ratio(fp.get("next", ""), _sig(_sibling(el, True))) / 100))
     path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
-    scores.append((1.5, fuzz.ratio(" ".join(fp.get("path") or []), " ".join(path)) / 100))
+    scores.append((2.0, fuzz.ratio(" ".join(fp.get("path") or []), " ".join(path)) / 100))
     total = sum(w for w, _ in scores)
     return sum(w * s for w, s in scores) / total

@@ -146,18 +146,19 @@ def heal_page(wrapper: Wrapper, page: Page) -> list[Repair]:
     status = {r.label: broken(r, page) for r in wrapper.rules}
     taken: set[etree._Element] = set()
     for r in wrapper.rules:
-        if not status[r.label]:
+        if not status[r.label] and not r.regex:  # regex fields share their node with others
             taken.update(_nodes(r, page))
     repairs = []
     for i, rule in enumerate(wrapper.rules):
         if not status[rule.label]:
             continue
-        moved = relocate(rule, page, taken)
+        moved = relocate(rule, page, set() if rule.regex else taken)
         if moved is None:
             continue
         new, score = moved
         wrapper.rules[i] = new
-        taken.update(_nodes(new, page))
+        if not new.regex:
+            taken.update(_nodes(new, page))
         value = new.extract(page.root, page.texts)
         repairs.append(Repair(rule.label, rule.css, new.css, score, value))
     return repairs

@@ -35,6 +35,7 @@ from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_of
 from browsercrawl.wrappers.fingerprint import fingerprint
 from browsercrawl.wrappers.model import FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
+    class_steps,
     generalise_pair,
     join,
     label_steps,
@@ -161,7 +162,7 @@ def learn_wrapper(
         first = usable[0]
         nodes = rule.selector()(pages[first].root)
         if nodes:
-            rule.fingerprint = fingerprint(nodes[0], pages[first], wanted[first][0], kind)
+            rule.fingerprint = fingerprint(nodes[0], pages[first], wanted[first][0], kind, rule.many)
             rule.fingerprint["label"] = _stable_label(rule, [pages[s] for s in usable] + unseen)
         if unseen:
             check = check_on_cluster(rule, unseen, kind)
@@ -254,7 +255,12 @@ def _with_regex(ctx: _Context, label: str, part: str, css: str, many: bool) -> F
 def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     page = ctx.pages[first]
     mine = {a: precise_steps(h.el, page, anchor=a) for a in (True, False)}
-    out: list[list[str] | None] = [mine[True], mine[False], label_steps(h.el, page, None)]
+    out: list[list[str] | None] = [
+        mine[True],
+        mine[False],
+        label_steps(h.el, page, None),
+        class_steps(h.el, page),
+    ]
     for s in ctx.usable:
         if s == first:
             continue
@@ -378,6 +384,7 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         for j in range(i + 1, min(len(paths), i + 9)):
             variants.append(generalise_pair(paths[i][1], paths[j][1]))
     variants.extend(p for _, p in paths)
+    variants.extend(class_steps(h.el, pages[s]) for s, _, h in instances)
     contains = [(h.full, v) for _, v, h in instances if h.contains][:4]
     regex = context_regex(contains) if contains else None
     best: tuple[tuple[float, int, int], FieldRule] | None = None

@@ -76,6 +76,28 @@ def precise_steps(el: etree._Element, page: Page, *, anchor: bool = True) -> lis
     return list(reversed(steps))
 
 
+def class_steps(el: etree._Element, page: Page) -> list[str]:
+    """Like :func:`precise_steps`, but a node with stable classes is ``tag.class1.class2``.
+
+    Same-class siblings (``dd.contrib`` twice under one ``dl``) are then all matched: the form a
+    repeated field takes when its items are told from their neighbours by class, not position.
+    """
+    out = []
+    for s, node in zip(precise_steps(el, page), _chain(el, len(precise_steps(el, page))), strict=True):
+        cls = [t for t in (node.get("class") or "").split() if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)]
+        out.append(node.tag + "".join(f".{t}" for t in cls) if cls and "#" not in s else s)
+    return out
+
+
+def _chain(el: etree._Element, n: int) -> list[etree._Element]:
+    nodes = []
+    node = el
+    while node is not None and len(nodes) < n:
+        nodes.append(node)
+        node = node.getparent()
+    return list(reversed(nodes))
+
+
 def merge_steps(a: list[str], b: list[str]) -> list[str] | None:
     """Two paths to corresponding nodes -> one: differing steps lose their position/attribute."""
     if len(a) != len(b):

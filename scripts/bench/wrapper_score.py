@@ -8,7 +8,6 @@ one, and per field F1 = 2TP / (2TP + FP + FN) over the scored pages' value sets.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 
@@ -98,7 +97,7 @@ def healing(style: SiteStyle, seed: int, wrapper: Wrapper) -> dict[str, dict[str
     for kind in CHANGES:
         changed = [change_markup(site.pages[i], kind, seed) for i in SCORED]
         plain = [wrapper.apply(h) for h in changed]
-        healer = HealingWrapper(copy.deepcopy(wrapper))
+        healer = HealingWrapper(Wrapper.from_json(wrapper.to_json()))
         healed = [healer.apply(h) for h in changed]
         out[kind] = {
             "before": min(field_f1(plain, truth, f) for f in FIELDS),
