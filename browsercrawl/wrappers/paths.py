@@ -76,6 +76,11 @@ def precise_steps(el: etree._Element, page: Page, *, anchor: bool = True) -> lis
     return list(reversed(steps))
 
 
+def stable_classes(el: etree._Element) -> list[str]:
+    """Class tokens usable in a path: valid identifiers that do not look generated."""
+    return [t for t in (el.get("class") or "").split() if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)]
+
+
 def class_steps(el: etree._Element, page: Page) -> list[str]:
     """Like :func:`precise_steps`, but a node with stable classes is ``tag.class1.class2``.
 
@@ -84,7 +89,7 @@ def class_steps(el: etree._Element, page: Page) -> list[str]:
     """
     out = []
     for s, node in zip(precise_steps(el, page), _chain(el, len(precise_steps(el, page))), strict=True):
-        cls = [t for t in (node.get("class") or "").split() if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)]
+        cls = stable_classes(node)
         out.append(node.tag + "".join(f".{t}" for t in cls) if cls and "#" not in s else s)
     return out
 
