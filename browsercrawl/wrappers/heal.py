@@ -23,7 +23,14 @@ from lxml import etree
 from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
 from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, norm, parse_html
-from browsercrawl.wrappers.paths import generalise_pair, join, label_steps, precise_steps, without_positions
+from browsercrawl.wrappers.paths import (
+    generalise_pair,
+    join,
+    label_steps,
+    precise_steps,
+    stable_classes,
+    without_positions,
+)
 from browsercrawl.wrappers.validate import has_kind
 
 log = logging.getLogger(__name__)
@@ -102,18 +109,54 @@ def _run_css(el: etree._Element, page: Page) -> str:
                 if node is None:
                     break
             if node is not None:
-                merged = generalise_pair(mine, precise_steps(node, page))
+                theirs = precise_steps(node, page)
+                merged = generalise_pair(mine, theirs)
                 if merged:
-                    return join(merged)
+                    return join(_keep_classes(merged, mine, theirs, unit))
     return join([*mine[:-1], *without_positions(mine[-1:])])
 
 
-def relocate(rule: FieldRule, page: Page, taken: set[etree._Element]) -> tuple[FieldRule, float] | None:
-    """The rule moved to the node most like its fingerprint, or None when none is alike enough."""
+def _keep_classes(merged: list[str], mine: list[str], theirs: list[str], unit: etree._Element) -> list[str]:
+    """The run's step keeps the classes its items share: ``dd.contrib``, not every ``dd``."""
+    classes = stable_classes(unit)
+    if not classes:
+        return merged
+    for i, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+        if a != b:
+            merged[i] = merged[i] + "".join(f".{c}" for c in classes)
+            break
+    return merged
+
+
+def _nearness(el: etree._Element, anchors: list[etree._Element]) -> float:
+    """How deep ``el`` meets the record's other fields, as a share of its own depth."""
+    if not anchors:
+        return 0.0
+    mine = {id(a): d for d, a in enumerate(reversed(list(ancestors_or_self(el))))}
+    best = 0
+    for anchor in anchors:
+        for a in ancestors_or_self(anchor):
+            if id(a) in mine:
+                best = max(best, mine[id(a)])
+                break
+    return best / max(len(mine) - 1, 1)
+
+
+def relocate(
+    rule: FieldRule,
+    page: Page,
+    taken: set[etree._Element],
+    anchors: list[etree._Element] | None = None,
+) -> tuple[FieldRule, float] | None:
+    """The rule moved to the node most like its fingerprint, or None when none is alike enough.
+
+    With ``anchors`` (nodes of the record's fields already found) a node nearer them ranks
+    higher: the related-books box has authors too, but not beside this book's ISBN.
+    """
     fp = rule.fingerprint
     if not fp:
         return None
-    best: tuple[float, etree._Element, str] | None = None
+    best: tuple[float, float, etree._Element, str] | None = None
     for el in page.elements:
         if el in taken or page.is_hidden(el) or not _deepest(el, page):
             continue
@@ -121,11 +164,14 @@ def relocate(rule: FieldRule, page: Page, taken: set[etree._Element]) -> tuple[F
         if value is None:
             continue
         score = similarity(fp, el, page, value)
-        if score >= MIN_SIMILARITY and (best is None or score > best[0]):
-            best = (score, el, value)
+        if score < MIN_SIMILARITY:
+            continue
+        rank = 0.75 * score + 0.25 * _nearness(el, anchors or [])
+        if best is None or rank > best[0]:
+            best = (rank, score, el, value)
     if best is None:
         return None
-    score, el, value = best
+    _, score, el, value = best
     options = []
     if fp.get("label"):
         steps = label_steps(el, page, fp["label"])
@@ -141,26 +187,36 @@ def relocate(rule: FieldRule, page: Page, taken: set[etree._Element]) -> tuple[F
     return None
 
 
+SURE = 0.9  # repairs this alike are made first and anchor the record for the others
+
+
 def heal_page(wrapper: Wrapper, page: Page) -> list[Repair]:
     """Repair, in place, every field broken on ``page``; the repairs made."""
     status = {r.label: broken(r, page) for r in wrapper.rules}
     taken: set[etree._Element] = set()
+    anchors: list[etree._Element] = []
     for r in wrapper.rules:
-        if not status[r.label] and not r.regex:  # regex fields share their node with others
-            taken.update(_nodes(r, page))
-    repairs = []
-    for i, rule in enumerate(wrapper.rules):
-        if not status[rule.label]:
-            continue
-        moved = relocate(rule, page, set() if rule.regex else taken)
-        if moved is None:
-            continue
-        new, score = moved
-        wrapper.rules[i] = new
-        if not new.regex:
-            taken.update(_nodes(new, page))
-        value = new.extract(page.root, page.texts)
-        repairs.append(Repair(rule.label, rule.css, new.css, score, value))
+        if not status[r.label]:
+            nodes = _nodes(r, page)
+            anchors.extend(nodes[:3])
+            if not r.regex:  # regex fields share their node with others
+                taken.update(nodes)
+    repairs: list[Repair] = []
+    for sure in (True, False):
+        for i, rule in enumerate(wrapper.rules):
+            if not status[rule.label]:
+                continue
+            moved = relocate(rule, page, set() if rule.regex else taken, anchors)
+            if moved is None or (sure and moved[1] < SURE):
+                continue
+            new, score = moved
+            wrapper.rules[i] = new
+            status[rule.label] = False
+            nodes = _nodes(new, page)
+            anchors.extend(nodes[:3])
+            if not new.regex:
+                taken.update(nodes)
+            repairs.append(Repair(rule.label, rule.css, new.css, score, new.extract(page.root, page.texts)))
     return repairs
 
 

@@ -13,10 +13,12 @@ drawn so that the four known failure causes show up in random sample pairs:
 * **type-checkable fields**: dates, ISBN-13, prices and names, next to look-alikes (a "first
   published" date, a list price, related books with their own authors and prices).
 
-``TUNING`` styles are the ones the learner was developed against; ``HELD_OUT`` styles (other
-markup: definition lists, label/value grids, css-module class names, tables of facts) are only
-scored. ``change_markup`` rewrites a page the way a site redesign does (classes renamed, a wrapper
-div added, blocks reordered, tags changed) for the self-healing benchmark.
+``TUNING`` styles are the ones the learner was developed against (the last three were first held
+out, looked at once, then healing was fixed on them); ``HELD_OUT`` styles (written after that:
+name/value spans, labels in <strong> with the value in the tail, labels and values in two
+separate columns) are only scored. ``change_markup`` rewrites a page the way a site redesign
+does (classes renamed, a wrapper div added, blocks reordered, tags changed) for the
+self-healing benchmark.
 
 Used by ``scripts/bench_induction.py --wrappers`` and ``tests/test_wrappers_*.py``.
 """
@@ -353,6 +355,68 @@ def css_modules(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out styles written after the learner and healer were tuned on the seven above
+
+
+def attribute_list(b: Book) -> str:
+    """li rows of name/value spans, contributor spans with roles, a price split over nodes."""
+    contrib = ", ".join(
+        f"<span class='contributor'><a href='/s?q={i}'>{e(a)}</a> <span class='role'>(Author)</span></span>"
+        for i, a in enumerate(b.authors)
+    )
+    attrs = [("Publisher", e(b.publisher)), ("Publication Date", e(b.published))]
+    if b.series:
+        attrs.insert(0, ("Series", e(b.series)))
+    attrs += [("Format", e(b.binding)), ("ISBN-13", b.isbn), ("Pages", str(b.pages)), ("SKU", e(b.sku))]
+    rows = "".join(f"<li><span class='name'>{k}:</span> <span class='val'>{v}</span></li>" for k, v in attrs)
+    sym, amount = (b.price[0], b.price[1:]) if b.price.startswith("$") else ("", b.price)
+    return _page(
+        "Paper Trail",
+        f"<div class='pdp'><div class='gallery'><img src='/img/{b.isbn}.jpg' alt='{e(b.title)}'></div>"
+        f"<div class='summary'><h1 class='product-title'>{e(b.title)}</h1>"
+        f"<div class='contributors'>by {contrib}</div>"
+        f"<div class='price-block'><span class='currency'>{sym}</span>{amount}</div>"
+        f"<ul class='attributes'>{rows}</ul></div></div>",
+    )
+
+
+def semantic_article(b: Book) -> str:
+    """<strong> labels with the value in the tail, rel=author links, a visibility:hidden copy."""
+    authors = " &amp; ".join(f"<a rel='author' href='/w/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    return _page(
+        "The Reading Room",
+        f"<article><header><h1>{e(b.title)}</h1><p class='authors'>Written by {authors}</p></header>"
+        f"<span style='visibility:hidden'>isbn:{b.isbn};sku:{e(b.sku)}</span>"
+        f"<p class='offer'>Now <b>{e(b.price)}</b>, was <del>{e(b.list_price)}</del></p>"
+        "<section class='bibliographic'>"
+        f"<p><strong>Publisher:</strong> {e(b.publisher)}</p>"
+        + (f"<p><strong>Edition:</strong> {e(b.edition)}</p>" if b.edition else "")
+        + f"<p><strong>Date:</strong> {e(b.published)}</p>"
+        f"<p><strong>Binding:</strong> {e(b.binding)}</p>"
+        f"<p><strong>ISBN:</strong> {b.isbn}</p><p><strong>Our ref:</strong> {e(b.sku)}</p>"
+        "</section></article>",
+    )
+
+
+def two_columns(b: Book) -> str:
+    """Labels in one column, values in another: only positions tie them; optional rows shift both."""
+    rows = [("Title", e(b.title))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("Publisher", e(b.publisher)), ("Published", e(b.published)), ("Binding", e(b.binding))]
+    rows += [("ISBN", b.isbn), ("Code", e(b.sku)), ("Price", e(b.price))]
+    labels = "".join(f"<div class='cell'>{k}</div>" for k, _ in rows)
+    values = "".join(f"<div class='cell'>{v}</div>" for _, v in rows)
+    authors = "".join(f"<li>{e(a)}</li>" for a in b.authors)
+    return _page(
+        "Shelfware",
+        f"<div id='main'><h2 class='name'>{e(b.title)}</h2><ol class='writers'>{authors}</ol>"
+        f"<div class='grid'><div class='col labels'>{labels}</div>"
+        f"<div class='col values'>{values}</div></div></div>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -366,11 +430,15 @@ TUNING = [
     SiteStyle("catalog", catalog_table, iso_date, "$"),
     SiteStyle("microdata", microdata, uk_date, "EUR"),
     SiteStyle("inline", inline_text, iso_date, "€"),
-]
-HELD_OUT = [
+    # First held out; looked at once, then healing was fixed on them: now tuning.
     SiteStyle("dl", definition_list, dot_date, "€"),
     SiteStyle("grid", label_grid, us_date, "$"),
     SiteStyle("modules", css_modules, uk_date, "£"),
+]
+HELD_OUT = [
+    SiteStyle("attributes", attribute_list, us_date, "$"),
+    SiteStyle("article", semantic_article, uk_date, "€"),
+    SiteStyle("columns", two_columns, iso_date, "$"),
 ]
 
 
@@ -458,7 +526,7 @@ def _shuffle_blocks(el: lxml.html.HtmlElement, r: random.Random) -> None:
             units[-1].append(c)
         else:
             units.append([c])
-    if len(units) < 2:
+    if len(units) < 3:  # two blocks are a label and its value, not a sequence of fields
         return
     r.shuffle(units)
     for c in kids:
