@@ -28,6 +28,7 @@ from browsercrawl.wrappers.paths import (
     join,
     label_steps,
     precise_steps,
+    run_of,
     stable_classes,
     without_positions,
 )
@@ -175,6 +176,7 @@ def relocate(
     options = []
     if fp.get("label"):
         steps = label_steps(el, page, fp["label"])
+        steps = run_of(steps) if rule.many else steps
         if steps:
             options.append(join(steps))
     options.append(_run_css(el, page) if rule.many else join(precise_steps(el, page)))

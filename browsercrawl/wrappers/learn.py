@@ -42,6 +42,7 @@ from browsercrawl.wrappers.paths import (
     merge_steps,
     positions,
     precise_steps,
+    run_of,
     text_label,
     without_positions,
 )
@@ -385,14 +386,16 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
             variants.append(generalise_pair(paths[i][1], paths[j][1]))
     variants.extend(p for _, p in paths)
     variants.extend(class_steps(h.el, pages[s]) for s, _, h in instances)
+    variants.extend(run_of(label_steps(h.el, pages[s], None)) for s, _, h in instances[:2])
     contains = [(h.full, v) for _, v, h in instances if h.contains][:4]
     regex = context_regex(contains) if contains else None
-    best: tuple[tuple[float, int, int], FieldRule] | None = None
+    best: tuple[tuple[float, int, int, int], FieldRule] | None = None
     for rule in _rules_for(ctx.label, part, variants, True, regex):
         score = sum(_check(rule, pages[s], wanted[s]) for s in ctx.usable)
         if score == 0:
             continue
-        key = (score, -sum(_extras(rule, pages[s], wanted[s]) for s in ctx.usable), -len(rule.css))
+        extras = sum(_extras(rule, pages[s], wanted[s]) for s in ctx.usable)
+        key = (score, -extras, -positions(rule.css), -len(rule.css))
         if best is None or key > best[0]:
             best = (key, rule)
     return best[1] if best else None

@@ -213,6 +213,14 @@ def label_steps(el: etree._Element, page: Page, label: str) -> list[str] | None:
     return None
 
 
+def run_of(steps: list[str] | None) -> list[str] | None:
+    """A label path made to match every item under the labelled node (a repeated field)."""
+    if not steps:
+        return None
+    i = next((k for k, st in enumerate(steps) if " + " in st), len(steps))
+    return [*steps[: i + 1], *without_positions(steps[i + 1 :])]
+
+
 def text_label(el: etree._Element, page: Page) -> str | None:
     """The label for ``el`` as :func:`label_steps` would use it, walking up two levels."""
     node = el
