@@ -46,7 +46,7 @@ from browsercrawl.wrappers.paths import (
     text_label,
     without_positions,
 )
-from browsercrawl.wrappers.validate import FieldReport, check_on_cluster, kind_of
+from browsercrawl.wrappers.validate import FieldReport, check_on_cluster, first_node, kind_of
 
 MAX_HITS = 12
 MAX_CHECKED = 10  # exact candidates checked on the unseen pages, best first
@@ -309,11 +309,22 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
     ranked = [r for _, r in sorted(exact, key=lambda x: x[0])]
     if not ctx.unseen:
         return ranked[0]
-    checks = [(r, check_on_cluster(r, ctx.unseen, ctx.kind)) for r in ranked[:MAX_CHECKED]]
+    checks = [
+        (r, check_on_cluster(r, ctx.unseen, ctx.kind, _sample_label(ctx, r))) for r in ranked[:MAX_CHECKED]
+    ]
     if ctx.samples_differ():  # one value on every unseen page: a constant, not this field
         checks = [c for c in checks if not c[1].identical()] or checks
     top = max(c.quality() for _, c in checks)
     return next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
+
+
+def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
+    """The label before the rule's node when every sample has the same one (``Edition``)."""
+    labels = set()
+    for s in ctx.usable:
+        node = first_node(rule, ctx.pages[s])
+        labels.add(text_label(node, ctx.pages[s]) if node is not None else None)
+    return labels.pop() if len(labels) == 1 else None
 
 
 def _units_form_a_run(els: list[etree._Element]) -> bool:

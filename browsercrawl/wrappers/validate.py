@@ -12,8 +12,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lxml import etree
+
 from browsercrawl.wrappers.dom import Page
-from browsercrawl.wrappers.model import FieldRule, Value
+from browsercrawl.wrappers.model import FieldRule, Value, norm
+from browsercrawl.wrappers.paths import text_label
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _DATE = re.compile(
@@ -87,6 +90,7 @@ class ClusterCheck:
     distinct: int
     of_kind: int
     multi: int  # pages where a list rule found two values or more
+    labelled: int = -1  # pages where the node's label is the samples' (-1: no label to check)
 
     @property
     def found_rate(self) -> float:
@@ -100,12 +104,30 @@ class ClusterCheck:
         """The same value on every page where it was found (three pages at least)."""
         return self.found >= 3 and self.distinct == 1
 
+    @property
+    def label_rate(self) -> float:
+        return 1.0 if self.labelled < 0 else self.labelled / self.found if self.found else 0.0
+
     def quality(self) -> float:
-        return self.found_rate * self.kind_rate if self.pages else 1.0
+        """Share of unseen pages where it found a value of the right kind beside the right label."""
+        return self.found_rate * self.kind_rate * self.label_rate if self.pages else 1.0
 
 
-def check_on_cluster(rule: FieldRule, pages: Sequence[Page], kind: str | None) -> ClusterCheck:
-    found = of_kind = multi = 0
+def first_node(rule: FieldRule, page: Page) -> etree._Element | None:
+    """The node the rule takes its (first) value from on ``page``."""
+    for css in (rule.css, *rule.alternates):
+        for el in rule.selector(css)(page.root):
+            raw = page.texts.text(el) if rule.part == "text" else norm(el.get(rule.part) or "")
+            if raw and (not rule.regex or re.search(rule.regex, raw)):
+                return el
+    return None
+
+
+def check_on_cluster(
+    rule: FieldRule, pages: Sequence[Page], kind: str | None, label: str | None = None
+) -> ClusterCheck:
+    """``label``: the text before the value on the samples (``Edition``), when they agree on one."""
+    found = of_kind = multi = labelled = 0
     seen: set[str] = set()
     for page in pages:
         got: Value = rule.extract(page.root, page.texts)
@@ -116,7 +138,10 @@ def check_on_cluster(rule: FieldRule, pages: Sequence[Page], kind: str | None) -
         multi += len(values) > 1
         seen.add("\x1f".join(values))
         of_kind += all(has_kind(v, kind) for v in values)
-    return ClusterCheck(len(pages), found, len(seen), of_kind, multi)
+        if label is not None:
+            node = first_node(rule, page)
+            labelled += node is not None and text_label(node, page) == label
+    return ClusterCheck(len(pages), found, len(seen), of_kind, multi, labelled if label is not None else -1)
 
 
 @dataclass

@@ -55,13 +55,6 @@ class PairScore:
     wrapper: Wrapper
 
 
-def learn_pair(site: Site, pair: tuple[int, int], use_cluster: bool = True) -> Wrapper:
-    a, b = pair
-    cluster = [site.pages[i] for i in CLUSTER] if use_cluster else []
-    values = [sample_values(site.truth[a]), sample_values(site.truth[b])]
-    return learn_wrapper([site.pages[a], site.pages[b]], values, cluster_pages=cluster).wrapper
-
-
 def score_pair(site: Site, pair: tuple[int, int], use_cluster: bool = True) -> PairScore:
     a, b = pair
     cluster = [site.pages[i] for i in CLUSTER] if use_cluster else []
@@ -89,21 +82,48 @@ def score_site(style: SiteStyle, seed: int, n_pairs: int, use_cluster: bool = Tr
     return [score_pair(site, p, use_cluster) for p in pairs_for(seed, n_pairs)]
 
 
-def healing(style: SiteStyle, seed: int, wrapper: Wrapper) -> dict[str, dict[str, float]]:
-    """Per change kind: field F1 on the changed scored pages without and with healing."""
-    site = generate_site(style, N_PAGES, seed)
+def site_of(style: SiteStyle, seed: int) -> Site:
+    return generate_site(style, N_PAGES, seed)
+
+
+def value_recall(predicted: list[dict], truth: list[dict]) -> float:
+    """Share of all true values (every field, every page) extracted exactly."""
+    tp = total = 0
+    for pred, want in zip(predicted, truth, strict=True):
+        for label in FIELDS:
+            t = value_set(want.get(label))
+            tp += len(value_set(pred.get(label)) & t)
+            total += len(t)
+    return tp / total if total else 1.0
+
+
+@dataclass
+class HealScore:
+    """One change kind on one site: values right before and after healing, the repairs made."""
+
+    kind: str
+    before: float  # share of true values extracted, without healing
+    after: float  # with healing (page by page, as a crawl meets them)
+    worst_field: float  # the lowest field F1 after healing
+    repairs: int
+
+
+def healing(site: Site, wrapper: Wrapper, seed: int) -> list[HealScore]:
+    """Per change kind: the scored pages redesigned, extracted without and with healing."""
     truth = [site.truth[i] for i in SCORED]
-    out: dict[str, dict[str, float]] = {}
+    out = []
     for kind in CHANGES:
         changed = [change_markup(site.pages[i], kind, seed) for i in SCORED]
         plain = [wrapper.apply(h) for h in changed]
         healer = HealingWrapper(Wrapper.from_json(wrapper.to_json()))
         healed = [healer.apply(h) for h in changed]
-        out[kind] = {
-            "before": min(field_f1(plain, truth, f) for f in FIELDS),
-            "after": min(field_f1(healed, truth, f) for f in FIELDS),
-            "after_mean": sum(field_f1(healed, truth, f) for f in FIELDS) / len(FIELDS),
-            "repairs": len(healer.repairs),
-            **{f"f1:{f}": field_f1(healed, truth, f) for f in FIELDS},
-        }
+        out.append(
+            HealScore(
+                kind,
+                value_recall(plain, truth),
+                value_recall(healed, truth),
+                min(field_f1(healed, truth, f) for f in FIELDS),
+                len(healer.repairs),
+            )
+        )
     return out
