@@ -75,8 +75,14 @@ def label_fits(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:
     return got is not None and fuzz.ratio(want.lower(), got.lower()) >= 70
 
 
-def similarity(fp: dict[str, Any], el: etree._Element, page: Page, value: str) -> float:
-    """How alike ``el`` (whose value would be ``value``) is to the fingerprint, in ``[0, 1]``."""
+def similarity(
+    fp: dict[str, Any], el: etree._Element, page: Page, value: str, labelled_regex: bool = False
+) -> float:
+    """How alike ``el`` (whose value would be ``value``) is to the fingerprint, in ``[0, 1]``.
+
+    ``labelled_regex``: the value was cut out by the field's regex around a label
+    (``^Binding: (.+?)$``), as telling as a label before the node.
+    """
     kind = fp.get("kind")
     if kind and not has_kind(value, kind):
         return 0.0
@@ -91,8 +97,8 @@ def similarity(fp: dict[str, Any], el: etree._Element, page: Page, value: str) -
     attrs = fp.get("attrs") or {}
     if attrs:
         scores.append((1.5, sum(el.get(k) == v for k, v in attrs.items()) / len(attrs)))
-    if fp.get("label"):
-        scores.append((3.0, 1.0))  # label_fits passed
+    if fp.get("label") or labelled_regex:
+        scores.append((3.0, 1.0))  # label_fits passed, or the regex found its label
     if kind:
         scores.append((1.0, 1.0))
     scores.append((1.0, fuzz.ratio(fp.get("shape", ""), shape(value)) / 100))

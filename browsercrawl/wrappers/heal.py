@@ -5,8 +5,9 @@ A field is *broken* on a page when its path finds nothing, finds a value of the 
 not the learned one (a positional path after the rows were reordered). Then every visible node of
 the page is scored against the field's fingerprint (``fingerprint.similarity``); the best one at
 or above ``MIN_SIMILARITY`` that no working field already uses becomes the new path (by its label
-when it has one, ``dt:contains("ISBN") + dd``, else precise; a repeated field is generalised over
-the run of same-shaped siblings, so all authors move, not one). The old path is kept as an
+when it has one, ``dt:contains("ISBN") + dd``, else the path with fewest positions that still
+gives the node's value; a repeated field is generalised over the run of same-shaped siblings, so
+all authors move, not one). The old path is kept as an
 alternate, the repair is logged and reported, and the wrapper changes in place.
 """
 
@@ -24,6 +25,7 @@ from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
 from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, norm, parse_html
 from browsercrawl.wrappers.paths import (
+    class_steps,
     generalise_pair,
     join,
     label_steps,
@@ -158,13 +160,14 @@ def relocate(
     if not fp:
         return None
     best: tuple[float, float, etree._Element, str] | None = None
+    labelled = bool(rule.regex and re.search(r"[^\W\d_]{2}", rule.regex.split("(", 1)[0]))
     for el in page.elements:
         if el in taken or page.is_hidden(el) or not _deepest(el, page):
             continue
         value = _raw(rule, el, page)
         if value is None:
             continue
-        score = similarity(fp, el, page, value)
+        score = similarity(fp, el, page, value, labelled)
         if score < MIN_SIMILARITY:
             continue
         rank = 0.75 * score + 0.25 * _nearness(el, anchors or [])
@@ -179,7 +182,12 @@ def relocate(
         steps = run_of(steps) if rule.many else steps
         if steps:
             options.append(join(steps))
-    options.append(_run_css(el, page) if rule.many else join(precise_steps(el, page)))
+    if rule.many:
+        options.append(_run_css(el, page))
+    else:  # fewest positions first: each is a place the next redesign breaks the path
+        precise = precise_steps(el, page)
+        options += [join(without_positions(precise)), join(class_steps(el, page)), join(precise)]
+    options = list(dict.fromkeys(options))
     old = [c for c in (rule.css, *rule.alternates) if c not in options]
     for css in options:
         new = FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old)

@@ -13,7 +13,7 @@ import re
 
 from lxml import etree
 
-from browsercrawl.wrappers.dom import Page
+from browsercrawl.wrappers.dom import Page, is_leaf
 from browsercrawl.wrappers.model import _ATTR_ORDER, _CLASS_TOKEN, _GENERATED, norm
 
 _NTH = re.compile(r":nth-of-type\(\d+\)")
@@ -160,7 +160,8 @@ def _previous(el: etree._Element) -> etree._Element | None:
 def label_of(el: etree._Element, page: Page) -> str | None:
     """The short text of the element just before ``el`` (``<dt>Publisher</dt>``), if any."""
     prev = _previous(el)
-    if prev is None or (prev.tail or "").strip() or page.is_hidden(prev):
+    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``), never a block of its own.
+    if prev is None or (prev.tail or "").strip() or page.is_hidden(prev) or not is_leaf(prev):
         return None
     text = page.texts.text(prev)
     if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
