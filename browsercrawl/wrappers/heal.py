@@ -26,6 +26,7 @@ from browsercrawl.wrappers.fingerprint import label_fits, similarity
 from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, norm, parse_html
 from browsercrawl.wrappers.paths import (
     class_steps,
+    column_of,
     generalise_pair,
     join,
     label_steps,
@@ -73,7 +74,7 @@ def _raw(rule: FieldRule, el: etree._Element, page: Page) -> str | None:
 def broken(rule: FieldRule, page: Page) -> bool:
     """The rule's own path finds nothing, a value of the wrong kind, or a node with another label."""
     fp = rule.fingerprint or {}
-    for el in rule.selector()(page.root):
+    for el in rule.nodes(rule.css, page.root, page.texts):
         value = _raw(rule, el, page)
         if value is None:
             continue
@@ -85,7 +86,7 @@ def broken(rule: FieldRule, page: Page) -> bool:
 
 
 def _nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
-    return [el for el in rule.selector()(page.root) if _raw(rule, el, page) is not None]
+    return [el for el in rule.nodes(rule.css, page.root, page.texts) if _raw(rule, el, page) is not None]
 
 
 def _deepest(el: etree._Element, page: Page) -> bool:
@@ -167,6 +168,10 @@ def relocate(
         value = _raw(rule, el, page)
         if value is None:
             continue
+        if rule.column is not None:  # a column field is found again by its label only
+            col = column_of(el, page)
+            if col is None or col[2] != rule.column["label"]:
+                continue
         score = similarity(fp, el, page, value, labelled)
         if score < MIN_SIMILARITY:
             continue
@@ -188,9 +193,19 @@ def relocate(
         precise = precise_steps(el, page)
         options += [join(without_positions(precise)), join(class_steps(el, page)), join(precise)]
     options = list(dict.fromkeys(options))
-    old = [c for c in (rule.css, *rule.alternates) if c not in options]
-    for css in options:
-        new = FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old)
+    # A column rule's old paths mean nothing without their labels: they are not kept.
+    old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]
+    candidates = [
+        FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old) for css in options
+    ]
+    col = column_of(el, page) if rule.column is not None else None
+    if col is not None:
+        column = {"labels": col[1], "label": col[2]}
+        candidates.insert(
+            0, FieldRule(rule.label, rule.part, col[0], False, rule.regex, rule.fingerprint, [], column)
+        )
+    for new in candidates:
+        css = new.css
         got = new.extract_with(css, page.root, page.texts)
         if got and (value in got if rule.many else got == value):
             return new, score

@@ -36,6 +36,7 @@ from browsercrawl.wrappers.fingerprint import fingerprint
 from browsercrawl.wrappers.model import FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
     class_steps,
+    column_of,
     generalise_pair,
     join,
     label_steps,
@@ -121,6 +122,7 @@ def learn_wrapper(
     learned: dict[str, FieldRule] = {}
     report: dict[str, FieldReport] = {}
     labels = list(dict.fromkeys(label for v in values for label in v))
+    given = frozenset(x for v in values for raw in v.values() for x in _values(raw))
     # A value equal on all samples (threads by the same author, who is also the logged-in user
     # named in the header) can sit in several places that all "work". Learn the labels whose
     # values differ first; their nodes anchor the record, and a same-valued label takes the exact
@@ -146,7 +148,7 @@ def learn_wrapper(
             continue
         kind = kind_of([v for s in usable for v in wanted[s]])
         same = _same_everywhere(values, label)
-        ctx = _Context(label, pages, wanted, hits, usable, unseen, kind)
+        ctx = _Context(label, pages, wanted, hits, usable, unseen, kind, given)
         if many:
             rule = _learn_many(ctx)
         else:
@@ -161,10 +163,11 @@ def learn_wrapper(
             bad = [names[s] for s, sc in zip(usable, score, strict=True) if sc < 1.0]
             warnings.append(f"label {label!r}: the learned path is not exact on {', '.join(bad)}")
         first = usable[0]
-        nodes = rule.selector()(pages[first].root)
+        nodes = rule.nodes(rule.css, pages[first].root, pages[first].texts)
         if nodes:
             rule.fingerprint = fingerprint(nodes[0], pages[first], wanted[first][0], kind, rule.many)
-            rule.fingerprint["label"] = _stable_label(rule, [pages[s] for s in usable] + unseen)
+            stable = _stable_label(rule, [pages[s] for s in usable] + unseen)
+            rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
         if unseen:
             check = check_on_cluster(rule, unseen, kind)
             report[label] = FieldReport(
@@ -177,7 +180,7 @@ def learn_wrapper(
                 )
         learned[label] = rule
         if not same and 0 in usable:  # anchors live on sample A, where same-valued labels start
-            anchors.extend(rule.selector()(pages[0].root)[:3])
+            anchors.extend(rule.nodes(rule.css, pages[0].root, pages[0].texts)[:3])
     return LearnResult(Wrapper([learned[lb] for lb in labels if lb in learned]), warnings, report)
 
 
@@ -185,7 +188,7 @@ def _stable_label(rule: FieldRule, pages: Sequence[Page]) -> str | None:
     """The label before the field's node when it is the same on (nearly) every page, else None."""
     labels = []
     for page in pages:
-        nodes = rule.selector()(page.root)
+        nodes = rule.nodes(rule.css, page.root, page.texts)
         if nodes:
             labels.append(text_label(nodes[0], page))
     if not labels or labels[0] is None:
@@ -208,6 +211,11 @@ class _Context:
     usable: list[int]
     unseen: list[Page]
     kind: str | None
+    given: frozenset[str] = frozenset()  # every value the user gave, of any label
+
+    def is_label(self, text: str | None) -> bool:
+        """Text before a node is a label unless it is a value the user gave (a coincidence)."""
+        return text is not None and text not in self.given
 
     def exact(self, rule: FieldRule) -> bool:
         return all(_check(rule, self.pages[s], self.wanted[s]) == 1.0 for s in self.usable)
@@ -256,12 +264,8 @@ def _with_regex(ctx: _Context, label: str, part: str, css: str, many: bool) -> F
 def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     page = ctx.pages[first]
     mine = {a: precise_steps(h.el, page, anchor=a) for a in (True, False)}
-    out: list[list[str] | None] = [
-        mine[True],
-        mine[False],
-        label_steps(h.el, page, None),
-        class_steps(h.el, page),
-    ]
+    by_label = label_steps(h.el, page, None) if ctx.is_label(text_label(h.el, page)) else None
+    out: list[list[str] | None] = [mine[True], mine[False], by_label, class_steps(h.el, page)]
     for s in ctx.usable:
         if s == first:
             continue
@@ -304,6 +308,9 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
                 found = rule.selector()(ctx.pages[first].root)
                 near = _nearness(found[0], anchors) if found else 0
             exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
+        column = _column_rule(ctx, h, first)
+        if column is not None:
+            exact.append(((h.hidden, 0, column[0], order, len(exact)), column[1]))
     if not exact:
         return best[1] if best else None
     ranked = [r for _, r in sorted(exact, key=lambda x: x[0])]
@@ -318,13 +325,30 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
     return next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
 
 
+def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[int, FieldRule] | None:
+    """The hit's value found by its label in a parallel column, when exact on every sample."""
+    if h.contains or h.part != "text":
+        return None
+    found = column_of(h.el, ctx.pages[first])
+    if found is None:
+        return None
+    values_css, labels_css, text = found
+    rule = FieldRule(ctx.label, "text", values_css, column={"labels": labels_css, "label": text})
+    if not ctx.exact(rule):
+        return None
+    return positions(values_css) + positions(labels_css), rule
+
+
 def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
     """The label before the rule's node when every sample has the same one (``Edition``)."""
+    if rule.column is not None:
+        return None  # its label is the one in the label column, checked by the rule itself
     labels = set()
     for s in ctx.usable:
         node = first_node(rule, ctx.pages[s])
         labels.add(text_label(node, ctx.pages[s]) if node is not None else None)
-    return labels.pop() if len(labels) == 1 else None
+    label = labels.pop() if len(labels) == 1 else None
+    return label if ctx.is_label(label) else None
 
 
 def _units_form_a_run(els: list[etree._Element]) -> bool:

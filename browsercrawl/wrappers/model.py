@@ -14,7 +14,9 @@ apply one (social, the crawl's extract step) do not carry the learner. The file 
 
 A field is a CSS path string, or an object with ``css`` and optional ``regex`` (first group kept),
 ``alternates`` (older paths tried in order when ``css`` finds nothing: a healed wrapper keeps the
-path it replaced) and ``fingerprint`` (what the node looked like, for healing; see ``heal.py``).
+path it replaced), ``column`` (``{"labels": CSS, "label": "ISBN"}``: of the nodes ``css`` finds,
+the one in the position of that label among the nodes ``labels`` finds: label and value columns,
+header rows) and ``fingerprint`` (what the node looked like, for healing; see ``heal.py``).
 Files without the optional keys (every older wrapper) read as before.
 """
 
@@ -75,6 +77,9 @@ class FieldRule:
     regex: str | None = None
     fingerprint: dict[str, Any] | None = field(default=None, compare=False)
     alternates: list[str] = field(default_factory=list)
+    # Values told apart only by position beside a parallel run of labels (a column of labels
+    # next to a column of values, a header row over a data row): {"labels": CSS, "label": text}.
+    column: dict[str, str] | None = None
     _selectors: dict[str, etree.XPath] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -99,12 +104,22 @@ class FieldRule:
                 return got
         return [] if self.many else None
 
+    def nodes(self, css: str, root: etree._Element, texts: TextIndex) -> list[etree._Element]:
+        """The nodes ``css`` selects; with a column label, only the one in the label's position."""
+        found = self.selector(css)(root)
+        if self.column is None:
+            return found
+        labels = [texts.text(el) for el in self.selector(self.column["labels"])(root)]
+        want = self.column["label"]
+        index = next((i for i, text in enumerate(labels) if text == want), None)
+        return [found[index]] if index is not None and index < len(found) else []
+
     def extract_with(
         self, css: str, root: etree._Element, texts: TextIndex, base_url: str | None = None
     ) -> Value:
         """The value(s) one path of this rule finds."""
         values = []
-        for el in self.selector(css)(root):
+        for el in self.nodes(css, root, texts):
             raw = texts.text(el) if self.part == "text" else norm(el.get(self.part))
             if self.part != "text" and el.get(self.part) is None:
                 continue
@@ -137,6 +152,8 @@ class Wrapper:
                 spec["regex"] = r.regex
             if r.alternates:
                 spec["alternates"] = list(r.alternates)
+            if r.column:
+                spec["column"] = dict(r.column)
             if r.fingerprint:
                 spec["fingerprint"] = r.fingerprint
             fields[r.key] = spec if len(spec) > 1 else r.css
@@ -158,6 +175,7 @@ class Wrapper:
             regex = None
             alternates: list[str] = []
             fingerprint = None
+            column = None
             if isinstance(spec, dict):
                 css, regex = spec.get("css"), spec.get("regex")
                 alternates = spec.get("alternates") or []
@@ -168,6 +186,13 @@ class Wrapper:
                     raise UserError(f"{source}: fields.{key}.alternates must be a list of CSS paths")
                 if fingerprint is not None and not isinstance(fingerprint, dict):
                     raise UserError(f"{source}: fields.{key}.fingerprint must be an object")
+                column = spec.get("column")
+                if column is not None and not (
+                    isinstance(column, dict)
+                    and isinstance(column.get("labels"), str)
+                    and isinstance(column.get("label"), str)
+                ):
+                    raise UserError(f'{source}: fields.{key}.column needs "labels" (CSS) and "label" strings')
                 if regex is not None:
                     if not isinstance(regex, str):
                         raise UserError(f"{source}: fields.{key}.regex must be a string")
@@ -180,10 +205,10 @@ class Wrapper:
             if not isinstance(css, str) or not css.strip():
                 raise UserError(f"{source}: fields.{key} needs a CSS path string")
             rule = FieldRule(
-                m["label"], m["part"], css, bool(m["many"]), regex, fingerprint, list(alternates)
+                m["label"], m["part"], css, bool(m["many"]), regex, fingerprint, list(alternates), column
             )
             try:
-                for path in (css, *alternates):
+                for path in (css, *alternates, *([column["labels"]] if column else [])):
                     rule.selector(path)
             except Exception as exc:  # cssselect raises several error types
                 raise UserError(f"{source}: fields.{key}: bad CSS path {path!r} ({exc})") from None

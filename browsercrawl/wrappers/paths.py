@@ -235,3 +235,33 @@ def text_label(el: etree._Element, page: Page) -> str | None:
         if node is None or not isinstance(node.tag, str):
             return None
     return None
+
+
+def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
+    """``el`` as the i-th of a run of cells beside a parallel run of labels, if it is one.
+
+    A column of labels next to a column of values (``div.labels > div`` / ``div.values > div``),
+    or a header row over a data row (``tr > th`` / ``tr > td``): the parent's sibling with as many
+    cells, whose i-th cell is a short leaf text. Returns (values CSS, labels CSS, label text).
+    """
+    parent = el.getparent()
+    grand = parent.getparent() if parent is not None else None
+    if grand is None:
+        return None
+    cells = [c for c in parent if isinstance(c.tag, str)]
+    if len(cells) < 2 or any(c.tag != el.tag for c in cells):
+        return None
+    i = cells.index(el)
+    for q in grand:
+        if q is parent or not isinstance(q.tag, str):
+            continue
+        labels = [c for c in q if isinstance(c.tag, str)]
+        if len(labels) != len(cells) or len({c.tag for c in labels}) != 1 or not is_leaf(labels[i]):
+            continue
+        text = page.texts.text(labels[i])
+        if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
+            continue
+        values_css = join([*precise_steps(parent, page), el.tag])
+        labels_css = join([*precise_steps(q, page), labels[i].tag])
+        return values_css, labels_css, text
+    return None

@@ -116,7 +116,7 @@ class ClusterCheck:
 def first_node(rule: FieldRule, page: Page) -> etree._Element | None:
     """The node the rule takes its (first) value from on ``page``."""
     for css in (rule.css, *rule.alternates):
-        for el in rule.selector(css)(page.root):
+        for el in rule.nodes(css, page.root, page.texts):
             raw = page.texts.text(el) if rule.part == "text" else norm(el.get(rule.part) or "")
             if raw and (not rule.regex or re.search(rule.regex, raw)):
                 return el

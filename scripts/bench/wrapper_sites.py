@@ -501,9 +501,8 @@ def change_markup(html: str, kind: str, seed: int = 0) -> str:
             child.addprevious(wrap)
             wrap.append(child)
     elif kind == "reordered":
-        r = random.Random(seed)
         for el in list(body.iter()):
-            _shuffle_blocks(el, r)
+            _shuffle_blocks(el, seed)
     elif kind == "tag_changed":
         for el in body.iter():
             if isinstance(el.tag, str) and el.tag in _TAG_CHANGES:
@@ -513,7 +512,7 @@ def change_markup(html: str, kind: str, seed: int = 0) -> str:
     return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
 
 
-def _shuffle_blocks(el: lxml.html.HtmlElement, r: random.Random) -> None:
+def _shuffle_blocks(el: lxml.html.HtmlElement, seed: int) -> None:
     """Shuffle block children (a dt with its dd's moves as one unit); inline runs stay put."""
     kids = [c for c in el if isinstance(c.tag, str)]
     if len(kids) < 2 or (el.text or "").strip() or any((c.tail or "").strip() for c in kids):
@@ -528,7 +527,10 @@ def _shuffle_blocks(el: lxml.html.HtmlElement, r: random.Random) -> None:
             units.append([c])
     if len(units) < 3:  # two blocks are a label and its value, not a sequence of fields
         return
-    r.shuffle(units)
+    # One permutation per length: parallel columns (labels beside values) stay aligned.
+    order = list(range(len(units)))
+    random.Random(f"{seed}:{len(units)}").shuffle(order)
+    units = [units[i] for i in order]
     for c in kids:
         el.remove(c)
     for unit in units:
