@@ -36,8 +36,8 @@ def test_a_value_column_is_read_by_the_label_column_beside_it():
 
 def test_a_header_row_labels_the_cells_of_the_row_below():
     def table(price: str, extra: bool) -> str:
-        head = "<th>Format</th>" + ("<th>Stock</th>" if extra else "") + "<th>Price</th>"
-        row = "<td>Paperback</td>" + ("<td>12</td>" if extra else "") + f"<td>{price}</td>"
+        head = "<th>Format</th><th>Pages</th>" + ("<th>Stock</th>" if extra else "") + "<th>Price</th>"
+        row = "<td>Paperback</td><td>320</td>" + ("<td>12</td>" if extra else "") + f"<td>{price}</td>"
         return f"<html><body><table><tr>{head}</tr><tr>{row}</tr></table></body></html>"
 
     samples = [table("$5.00", False), table("$7.50", False)]

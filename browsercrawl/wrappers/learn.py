@@ -333,6 +333,11 @@ def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[int, FieldRule] | N
     if found is None:
         return None
     values_css, labels_css, text = found
+    labels = [
+        t for el in ctx.pages[first].root.cssselect(labels_css) if (t := ctx.pages[first].texts.text(el))
+    ]
+    if any(not ctx.is_label(t) for t in labels):
+        return None  # a run holding values the user gave is another record's cells, not labels
     rule = FieldRule(ctx.label, "text", values_css, column={"labels": labels_css, "label": text})
     if not ctx.exact(rule):
         return None

@@ -242,14 +242,16 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
 
     A column of labels next to a column of values (``div.labels > div`` / ``div.values > div``),
     or a header row over a data row (``tr > th`` / ``tr > td``): the parent's sibling with as many
-    cells, whose i-th cell is a short leaf text. Returns (values CSS, labels CSS, label text).
+    cells (three or more), whose i-th cell is a short leaf text. Returns (values CSS, labels CSS,
+    label text).
     """
     parent = el.getparent()
     grand = parent.getparent() if parent is not None else None
     if grand is None:
         return None
     cells = [c for c in parent if isinstance(c.tag, str)]
-    if len(cells) < 2 or any(c.tag != el.tag for c in cells):
+    # Three cells at least: two are a row's label and value (``th`` + ``td``), not a column.
+    if len(cells) < 3 or any(c.tag != el.tag for c in cells):
         return None
     i = cells.index(el)
     for q in grand:
