@@ -20,7 +20,7 @@ right context ends it: "Hardcover" on both samples must not make "Mass Market Pa
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 STABLE_SHARE = 0.9
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
@@ -116,6 +116,27 @@ def _rights(suffixes: list[str], stab: _Stability) -> list[str]:
             break
         out.append(tok)
     variants = [_rx("".join(out[:k])) for k in range(len(out), 0, -1) if "".join(out[:k]).strip()]
+    # Samples ending the value differently ("Tor (2019)" / "Tor; 2nd edition (2019)"): either
+    # sample's own stable separator ends it.
+    own = []
+    for t in toks:
+        run = []
+        for tok in t:
+            if not stab.stable(tok, label=False):
+                break
+            run.append(tok)
+        own.append("".join(run))
+    if all(o.strip() for o in own) and len(set(own)) > 1:
+        variants.append("(?:" + "|".join(_rx(o) for o in sorted(set(own), key=len, reverse=True)) + ")")
+    # The samples' separator may be optional on other pages ("Tor; 2nd edition (2019)" on both
+    # samples, "Vintage (2019)" elsewhere): the next stable run after an unstable gap ends it too.
+    seq = _abstract(toks[0], stab)
+    if "*" in seq:
+        first = "".join(seq[: seq.index("*")])
+        rest = seq[seq.index("*") + 1 :]
+        second = "".join(rest[: rest.index("*")] if "*" in rest else rest)
+        if first.strip() and second.strip():
+            variants.append(f"(?:{_rx(first)}.*?)?{_rx(second)}")
     return [*dict.fromkeys(variants), ""]
 
 
@@ -135,11 +156,17 @@ def _rx(text: str) -> str:
     return re.escape(text).replace("\\ ", " ").replace("\\-", "-")
 
 
-def context_regex(pairs: Sequence[tuple[str, str]], references: Sequence[str] = ()) -> str | None:
+def context_regex(
+    pairs: Sequence[tuple[str, str]],
+    references: Sequence[str] = (),
+    value_ok: Callable[[str], bool] | None = None,
+) -> str | None:
     """A regex whose first group is the value in each ``(full text, value)`` pair, or None.
 
     ``references`` are texts of the same node on other pages of the cluster (values unknown);
-    one page's texts of several matching nodes are joined by newlines.
+    one page's texts of several matching nodes are joined by newlines. ``value_ok`` tells a
+    plausible value (of the samples' kind): of the candidate regexes, the one cutting plausible
+    values from most references wins.
     """
     prefixes, suffixes, values = [], [], []
     for full, value in pairs:
@@ -153,23 +180,53 @@ def context_regex(pairs: Sequence[tuple[str, str]], references: Sequence[str] = 
     left = _left(prefixes, stab) if any(prefixes) else "^"
     if left is None:
         return None
-    # Of the right contexts that cut the samples right, the longest matching nearly as many
-    # reference texts as the best (a token present on most pages may be absent next to the
-    # value; an empty context matches everything but ends the value by its shape only).
-    found: list[tuple[int, str]] = []
-    for right in _rights(suffixes, stab):
-        rx = left + _capture(values, right) + right
+    ok = value_ok or (lambda v: True)
+
+    def score(rx: str) -> int | None:
+        """References where ``rx`` cuts a plausible value; None when it misses a sample."""
         try:
             compiled = re.compile(rx)
         except re.error:
+            return None
+        if not all((m := compiled.search(f)) and m.group(1).strip() == v.strip() for f, v in pairs):
+            return None
+        hits = 0
+        for ref in stab.refs:
+            m = next((m for m in map(compiled.search, ref.split("\n")) if m), None)
+            hits += m is not None and ok(m.group(1).strip())
+        return hits
+
+    # Of the right contexts that cut the samples right, the longest scoring nearly as well as the
+    # best (a token present on most pages may be absent next to the value; an empty context
+    # matches everything but ends the value by its shape only).
+    found: list[tuple[int, str]] = []
+    for right in _rights(suffixes, stab):
+        rx = left + _capture(values, right) + right
+        n = score(rx)
+        if n is None:
             continue
-        if not all(
-            (m := compiled.search(full)) and m.group(1).strip() == value.strip() for full, value in pairs
-        ):
-            continue
-        matched = sum(1 for r in stab.refs if any(map(compiled.search, r.split("\n"))))
-        found.append((matched, rx))
+        found.append((n, rx))
+        # Punctuation the cut values hold on other pages but no sample value has ("Tor; Revised
+        # edition" where the samples had "Tor"): it ends the value there too.
+        foreign = _foreign_marks(rx, stab.refs, values)
+        if foreign:
+            cls = re.escape(foreign)
+            n2 = score(left + f"([^{cls}]+?)(?:[{cls}].*?)?" + right)
+            if n2 is not None:
+                found.append((n2, left + f"([^{cls}]+?)(?:[{cls}].*?)?" + right))
     if not found:
         return None
     top = max(n for n, _ in found)
     return next(rx for n, rx in found if n >= 0.9 * top)
+
+
+def _foreign_marks(rx: str, refs: Sequence[str], values: Sequence[str]) -> str:
+    """Punctuation marks inside values ``rx`` cuts from ``refs`` that no sample value contains."""
+    compiled = re.compile(rx)
+    mine = {c for v in values for c in v}
+    marks: set[str] = set()
+    for ref in refs:
+        m = next((m for m in map(compiled.search, ref.split("\n")) if m), None)
+        if m:
+            marks.update(c for c in m.group(1) if not c.isalnum() and not c.isspace() and c not in mine)
+    return "".join(sorted(marks))

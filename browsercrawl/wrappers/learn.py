@@ -47,7 +47,7 @@ from browsercrawl.wrappers.paths import (
     text_label,
     without_positions,
 )
-from browsercrawl.wrappers.validate import FieldReport, check_on_cluster, first_node, kind_of
+from browsercrawl.wrappers.validate import FieldReport, check_on_cluster, first_node, has_kind, kind_of
 
 MAX_HITS = 12
 MAX_CHECKED = 10  # exact candidates checked on the unseen pages, best first
@@ -257,7 +257,8 @@ def _with_regex(ctx: _Context, label: str, part: str, css: str, many: bool) -> F
             return None
         pairs.append((full, want))
     refs = [" \n ".join(_raw_texts(bare, p)) for p in ctx.unseen]
-    regex = context_regex(pairs, refs)
+    kind = ctx.kind
+    regex = context_regex(pairs, refs, (lambda v: has_kind(v, kind)) if kind else None)
     return FieldRule(label, part, css, many, regex) if regex else None
 
 
@@ -380,6 +381,8 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if positions(steps[i]):
             variants.append(join([*steps[:i], *without_positions([steps[i]]), *steps[i + 1 :]]))
             break
+    if " + " in steps[-1]:  # a label path: every same-tag sibling after the label, not the first
+        variants.append(join([*steps[:-1], steps[-1].replace(" + ", " ~ ")]))
     for css in variants:
         many = FieldRule(rule.label, rule.part, css, True, rule.regex)
         if not all(
