@@ -85,3 +85,17 @@ def _walk(el: etree._Element, hidden: bool, out: list, hidden_set: set) -> None:
         hidden_set.add(el)
     for child in el:
         _walk(child, hidden, out, hidden_set)
+
+
+def units_form_a_run(els: list[etree._Element]) -> bool:
+    """The matched nodes sit in same-shaped siblings (one per node) under one ancestor."""
+    if len(els) < 2:
+        return True
+    chains = [list(reversed(list(ancestors_or_self(e)))) for e in els]
+    depth = 0
+    while all(len(c) > depth + 1 for c in chains) and len({id(c[depth]) for c in chains}) == 1:
+        depth += 1
+    units = [c[depth] for c in chains]
+    if len({id(u) for u in units}) != len(units):
+        return False
+    return len({(u.tag, u.get("class")) for u in units}) == 1

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root
+from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root, units_form_a_run
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
 from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, norm, parse_html
 from browsercrawl.wrappers.paths import (
@@ -185,6 +185,10 @@ def relocate(
     if fp.get("label"):
         steps = label_steps(el, page, fp["label"])
         steps = run_of(steps) if rule.many else steps
+        if steps and rule.many:  # every same-shaped sibling after the label, when they form a run
+            css = join(steps).replace(" + ", " ~ ")
+            if units_form_a_run(rule.selector(css)(page.root)):
+                options.append(css)
         if steps:
             options.append(join(steps))
     if rule.many:

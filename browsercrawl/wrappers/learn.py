@@ -31,7 +31,7 @@ from lxml import etree
 
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
-from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_of
+from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import fingerprint
 from browsercrawl.wrappers.model import FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
@@ -357,20 +357,6 @@ def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
     return label if ctx.is_label(label) else None
 
 
-def _units_form_a_run(els: list[etree._Element]) -> bool:
-    """The matched nodes sit in same-shaped siblings (one per node) under one ancestor."""
-    if len(els) < 2:
-        return True
-    chains = [list(reversed(list(ancestors_or_self(e)))) for e in els]
-    depth = 0
-    while all(len(c) > depth + 1 for c in chains) and len({id(c[depth]) for c in chains}) == 1:
-        depth += 1
-    units = [c[depth] for c in chains]
-    if len({id(u) for u in units}) != len(units):
-        return False
-    return len({(u.tag, u.get("class")) for u in units}) == 1
-
-
 def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
     """Read a single-value rule as a list when unseen pages show a run of same-shaped values."""
     if not ctx.unseen or (rule.part != "text" and rule.regex):
@@ -393,7 +379,7 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if check.multi == 0 or check.kind_rate < 0.9:
             continue
         runs = [
-            _units_form_a_run(many.selector()(p.root))
+            units_form_a_run(many.selector()(p.root))
             for p in ctx.unseen
             if len(many.extract(p.root, p.texts) or []) > 1
         ]
