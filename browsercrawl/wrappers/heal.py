@@ -23,7 +23,7 @@ from lxml import etree
 
 from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root, units_form_a_run
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
-from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, norm, parse_html
+from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, parse_html
 from browsercrawl.wrappers.paths import (
     class_steps,
     column_of,
@@ -60,15 +60,8 @@ class Repair:
 
 
 def _raw(rule: FieldRule, el: etree._Element, page: Page) -> str | None:
-    raw = page.texts.text(el) if rule.part == "text" else norm(el.get(rule.part) or "")
-    if not raw or len(raw) > _MAX_TEXT:
-        return None
-    if rule.regex:
-        m = re.search(rule.regex, raw)
-        if not m:
-            return None
-        raw = norm(m.group(1) if m.groups() else m.group(0))
-    return raw or None
+    raw = rule.cut(el, page.texts)
+    return raw if raw is not None and len(raw) <= _MAX_TEXT else None
 
 
 def broken(rule: FieldRule, page: Page) -> bool:

@@ -237,29 +237,49 @@ def _nearness(el: etree._Element, anchors: list[etree._Element]) -> int:
 
 
 def _raw_texts(rule: FieldRule, page: Page) -> list[str]:
+    """The texts a regex of the rule would search: each line of each node (``<br>`` ends one)."""
+    out = []
+    for el in rule.selector()(page.root):
+        if rule.part == "text":
+            out.extend(page.texts.lines(el))
+        elif el.get(rule.part):
+            out.append(norm(el.get(rule.part)))
+    return out
+
+
+def _with_regex(ctx: _Context, label: str, part: str, css: str, many: bool) -> list[FieldRule]:
+    """Rules for ``css`` with a regex cutting the value out of the node's longer text.
+
+    Two contexts: the line holding the value (``<br>`` ends a line: ``^Publisher: (.+?)$``), and
+    the node's whole text (a label lines away: ``Publisher: .+?, (.+?), ``); both are tried.
+    """
+    bare = FieldRule(label, part, css, many)
+    kind = ctx.kind
+    plausible = (lambda v: has_kind(v, kind)) if kind else None
+    rules = []
+    for texts_of in (_raw_texts, _whole_texts):
+        pairs = []
+        for s in ctx.usable:
+            want = ctx.wanted[s][0]
+            full = next((t for t in texts_of(bare, ctx.pages[s]) if want in t), None)
+            if full is None:
+                break
+            pairs.append((full, want))
+        else:
+            refs = [" \n ".join(texts_of(bare, p)) for p in ctx.unseen]
+            regex = context_regex(pairs, refs, plausible)
+            if regex and all(r.regex != regex for r in rules):
+                rules.append(FieldRule(label, part, css, many, regex))
+    return rules
+
+
+def _whole_texts(rule: FieldRule, page: Page) -> list[str]:
     out = []
     for el in rule.selector()(page.root):
         raw = page.texts.text(el) if rule.part == "text" else norm(el.get(rule.part))
         if raw:
             out.append(raw)
     return out
-
-
-def _with_regex(ctx: _Context, label: str, part: str, css: str, many: bool) -> FieldRule | None:
-    """The rule for ``css`` with a regex cutting the value out of the node's longer text."""
-    bare = FieldRule(label, part, css, many)
-    pairs = []
-    for s in ctx.usable:
-        want = ctx.wanted[s][0]
-        texts = _raw_texts(bare, ctx.pages[s])
-        full = next((t for t in texts if want in t), None)
-        if full is None:
-            return None
-        pairs.append((full, want))
-    refs = [" \n ".join(_raw_texts(bare, p)) for p in ctx.unseen]
-    kind = ctx.kind
-    regex = context_regex(pairs, refs, (lambda v: has_kind(v, kind)) if kind else None)
-    return FieldRule(label, part, css, many, regex) if regex else None
 
 
 def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
@@ -292,23 +312,22 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
                 continue
             seen.add((h.part, join(steps)))
             css = join(steps)
-            rule = (
+            rules = (
                 _with_regex(ctx, ctx.label, h.part, css, False)
                 if h.contains
-                else FieldRule(ctx.label, h.part, css)
+                else [FieldRule(ctx.label, h.part, css)]
             )
-            if rule is None:
-                continue
-            score = sum(_check(rule, ctx.pages[s], ctx.wanted[s]) for s in ctx.usable)
-            if best is None or score > best[0]:
-                best = (score, rule)
-            if score < len(ctx.usable):
-                continue
-            near = 0
-            if anchors and first == 0:
-                found = rule.selector()(ctx.pages[first].root)
-                near = _nearness(found[0], anchors) if found else 0
-            exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
+            for rule in rules:
+                score = sum(_check(rule, ctx.pages[s], ctx.wanted[s]) for s in ctx.usable)
+                if best is None or score > best[0]:
+                    best = (score, rule)
+                if score < len(ctx.usable):
+                    continue
+                near = 0
+                if anchors and first == 0:
+                    found = rule.selector()(ctx.pages[first].root)
+                    near = _nearness(found[0], anchors) if found else 0
+                exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
         column = _column_rule(ctx, h, first)
         if column is not None:
             exact.append(((h.hidden, 0, column[0], order, len(exact)), column[1]))

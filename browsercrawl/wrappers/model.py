@@ -114,23 +114,31 @@ class FieldRule:
         index = next((i for i, text in enumerate(labels) if text == want), None)
         return [found[index]] if index is not None and index < len(found) else []
 
+    def cut(self, el: etree._Element, texts: TextIndex, base_url: str | None = None) -> str | None:
+        """The value one node gives: its text or attribute, cut by the regex; None if none."""
+        if self.part != "text" and el.get(self.part) is None:
+            return None
+        raw = texts.text(el) if self.part == "text" else norm(el.get(self.part))
+        if base_url and self.part in _URL_ATTRS and raw:
+            raw = urljoin(base_url, raw)
+        if self.regex:
+            # Line by line first (``Publisher: Tor<br>Edition: 2nd``), then the whole text.
+            lines = texts.lines(el) if self.part == "text" else []
+            m = next((m for m in (re.search(self.regex, x) for x in lines) if m), None)
+            m = m or re.search(self.regex, raw)
+            if not m:
+                return None
+            raw = norm(m.group(1) if m.groups() else m.group(0))
+        return raw or None
+
     def extract_with(
         self, css: str, root: etree._Element, texts: TextIndex, base_url: str | None = None
     ) -> Value:
         """The value(s) one path of this rule finds."""
         values = []
         for el in self.nodes(css, root, texts):
-            raw = texts.text(el) if self.part == "text" else norm(el.get(self.part))
-            if self.part != "text" and el.get(self.part) is None:
-                continue
-            if base_url and self.part in _URL_ATTRS and raw:
-                raw = urljoin(base_url, raw)
-            if self.regex:
-                m = re.search(self.regex, raw)
-                if not m:
-                    continue
-                raw = norm(m.group(1) if m.groups() else m.group(0))
-            if not raw:
+            raw = self.cut(el, texts, base_url)
+            if raw is None:
                 continue
             if not self.many:
                 return raw
@@ -275,12 +283,16 @@ class TextIndex:
         parts = [el.text or ""]
         for child in el:
             if child.tag == "br":
-                parts.append(" ")  # a line break separates words, as a browser shows it
+                parts.append("\n")  # a line break separates words (and lines), as a browser shows it
             parts.append(self._fill(child))
             parts.append(child.tail or "")
         raw = "".join(parts)
         self._raw[el] = raw
         return raw
+
+    def lines(self, el: etree._Element) -> list[str]:
+        """The element's text split at ``<br>``: a value rarely runs over a line break."""
+        return [line for line in (norm(x) for x in self._raw.get(el, "").split("\n")) if line]
 
     def text(self, el: etree._Element) -> str:
         done = self._norm.get(el)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from browsercrawl.wrappers.dom import Page
-from browsercrawl.wrappers.model import FieldRule, Value, norm
+from browsercrawl.wrappers.model import FieldRule, Value
 from browsercrawl.wrappers.paths import text_label
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -117,8 +117,7 @@ def first_node(rule: FieldRule, page: Page) -> etree._Element | None:
     """The node the rule takes its (first) value from on ``page``."""
     for css in (rule.css, *rule.alternates):
         for el in rule.nodes(css, page.root, page.texts):
-            raw = page.texts.text(el) if rule.part == "text" else norm(el.get(rule.part) or "")
-            if raw and (not rule.regex or re.search(rule.regex, raw)):
+            if rule.cut(el, page.texts) is not None:
                 return el
     return None
 
