@@ -13,10 +13,10 @@ drawn so that the four known failure causes show up in random sample pairs:
 * **type-checkable fields**: dates, ISBN-13, prices and names, next to look-alikes (a "first
   published" date, a list price, related books with their own authors and prices).
 
-``TUNING`` styles are the ones the learner was developed against (thirteen: the last nine were
-written as held-out sets in three batches, looked at, then learning and healing were fixed on
-them); ``HELD_OUT`` styles (written after that: a hosted-shop theme with details in <br> lines, a
-cart plugin's attribute table, role=list rows in a different order on every page) are only
+``TUNING`` styles are the ones the learner was developed against (sixteen: the last twelve were
+written as held-out sets in four batches, looked at, then learning and healing were fixed on
+them); ``HELD_OUT`` styles (written after that: a library catalogue record, a marketplace listing
+with comma-joined authors in one cell, a CMS card with a series prefix inside the title) are only
 scored. ``change_markup`` rewrites a page the way a site redesign does (classes renamed, a wrapper
 div added, blocks reordered, tags changed) for the self-healing benchmark.
 
@@ -356,7 +356,7 @@ def css_modules(b: Book) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Held-out styles written after the learner and healer were tuned on the seven above
+# Held-out batch 2: written after the learner and healer were tuned on the seven above
 
 
 def attribute_list(b: Book) -> str:
@@ -418,7 +418,7 @@ def two_columns(b: Book) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Held-out styles, second batch: written after the first batch had been used for tuning too
+# Held-out batch 3: written after batch 2 had been used for tuning too
 
 
 def detail_bullets(b: Book) -> str:
@@ -499,7 +499,7 @@ def table_layout(b: Book) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Held-out styles, third batch: written after the first two batches had been used for tuning
+# Held-out batch 4: written after batch 3 had been used for tuning
 
 
 def shop_theme(b: Book) -> str:
@@ -579,6 +579,80 @@ def aria_list(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out batch 5: written after batch 4 had been used for tuning (the current HELD_OUT)
+
+CITIES = ["London", "New York", "Berlin", "Toronto", "Paris"]
+
+
+def library_record(b: Book) -> str:
+    """A library catalogue: label cells, "City : Publisher, date." imprint, authors over <br>."""
+    city = CITIES[int(b.isbn[-3:]) % len(CITIES)]
+    authors = "<br>".join(f"<a href='/search?a={i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    rows = [
+        ("Title:", e(b.title)),
+        ("Author(s):", authors),
+        ("Imprint:", f"{city} : {e(b.publisher)}, {e(b.published)}."),
+        ("Description:", f"{b.pages} p. ; {e(b.binding)}"),
+        ("ISBN:", b.isbn),
+        ("Shelf mark:", e(b.sku)),
+    ]
+    cells = "".join(f"<tr><td class='label'>{k}</td><td>{v}</td></tr>" for k, v in rows)
+    return _page(
+        "City Library",
+        f"<div id='record'><h2>Catalogue record</h2><table class='record'>{cells}</table>"
+        f"<p class='avail'>Replacement cost: {e(b.price)}</p></div>",
+    )
+
+
+def marketplace(b: Book) -> str:
+    """A marketplace listing: a seller box, shipping beside the price, label/value pairs two a row."""
+    pairs = [
+        ("Author", ", ".join(e(a) for a in b.authors)),
+        ("Publisher", e(b.publisher)),
+        ("Publication Date", e(b.published)),
+        ("Format", e(b.binding)),
+        ("ISBN", b.isbn),
+        ("Item number", e(b.sku)),
+    ]
+    rows = ""
+    for i in range(0, len(pairs), 2):
+        cols = "".join(
+            f"<div class='ux-labels-values__labels'>{k}:</div><div class='ux-labels-values__values'>{v}</div>"
+            for k, v in pairs[i : i + 2]
+        )
+        rows += f"<div class='ux-layout-section__row'>{cols}</div>"
+    seller = FIRST[int(b.isbn[-2:]) % len(FIRST)] + " " + LAST[int(b.isbn[-4:-2]) % len(LAST)]
+    return _page(
+        "Bazaar",
+        f"<div class='x-item-title'><h1 class='x-item-title__mainTitle'><span>{e(b.title)}</span></h1></div>"
+        f"<div class='x-price-primary'><span>{e(b.price)}</span></div>"
+        f"<div class='ux-labels-values--shipping'><span>+ {e(b.list_price)} shipping</span></div>"
+        f"<div class='x-sellercard'><span class='name'>{seller}</span> (99.2% positive)</div>"
+        f"<div class='ux-layout-section--features'>{rows}</div>",
+    )
+
+
+def cms_cards(b: Book) -> str:
+    """A CMS template: a series prefix inside the title, icons inside the labels, <time>."""
+    series = f"<span class='series'>{e(b.series)}:</span> " if b.series else ""
+    facts = [("isbn", "ISBN", b.isbn), ("pub", "Publisher", e(b.publisher)), ("fmt", "Format", e(b.binding))]
+    facts.append(("ref", "Reference", e(b.sku)))
+    items = "".join(
+        f"<dt><i class='icon icon-{k}'></i>{label}</dt><dd><span class='value'>{v}</span></dd>"
+        for k, label, v in facts
+    )
+    authors = "".join(f"<li class='person'>{e(a)}</li>" for a in b.authors)
+    return _page(
+        "Pages & Co",
+        f"<div class='card card--product'><h1>{series}{e(b.title)}</h1>"
+        f"<ul class='people'>{authors}</ul>"
+        f"<div class='card__price'>Our price <em>{e(b.price)}</em></div>"
+        f"<p>Published on <time datetime='2000-01-01'>{e(b.published)}</time></p>"
+        f"<dl class='meta'>{items}</dl></div>",
+    )
+
+
 def long_date(y: int, m: int, d: int) -> str:
     return f"{d} {MONTHS[m - 1]} {y}"
 
@@ -596,24 +670,28 @@ TUNING = [
     SiteStyle("catalog", catalog_table, iso_date, "$"),
     SiteStyle("microdata", microdata, uk_date, "EUR"),
     SiteStyle("inline", inline_text, iso_date, "€"),
-    # First held out; looked at once, then healing was fixed on them: now tuning.
+    # Held-out batch 1; looked at, then healing was fixed on them: now tuning.
     SiteStyle("dl", definition_list, dot_date, "€"),
     SiteStyle("grid", label_grid, us_date, "$"),
     SiteStyle("modules", css_modules, uk_date, "£"),
-    # Second batch written as held out; looked at, then learning and healing were fixed on them.
+    # Held-out batch 2; looked at, then learning and healing were fixed on them.
     SiteStyle("attributes", attribute_list, us_date, "$"),
     SiteStyle("article", semantic_article, uk_date, "€"),
     SiteStyle("columns", two_columns, iso_date, "$"),
-    # Third batch written as held out; looked at, then learning and healing were fixed on them.
+    # Held-out batch 3; looked at, then learning and healing were fixed on them.
     SiteStyle("bullets", detail_bullets, us_date, "$"),
     SiteStyle("spa", styled_components, uk_date, "£"),
     SiteStyle("tables", table_layout, dot_date, "€"),
-]
-# Written after all of the above were used for tuning; only scored.
-HELD_OUT = [
+    # Held-out batch 4; looked at once, then one fix (regexes read <br> lines) made on them.
     SiteStyle("theme", shop_theme, us_date, "$"),
     SiteStyle("attrtable", attribute_table, iso_date, "$"),
     SiteStyle("arialist", aria_list, long_date, "£"),
+]
+# Written after all of the above were used for tuning; only scored.
+HELD_OUT = [
+    SiteStyle("library", library_record, us_date, "$"),
+    SiteStyle("market", marketplace, uk_date, "£"),
+    SiteStyle("cms", cms_cards, iso_date, "€"),
 ]
 
 
