@@ -170,7 +170,9 @@ def context_regex(
     """
     prefixes, suffixes, values = [], [], []
     for full, value in pairs:
-        i = full.find(value)
+        # The value as a whole word ("Tor" in "Toronto : Tor, 2020" is the second one).
+        m = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", full)
+        i = m.start() if m else full.find(value)
         if i < 0:
             return None
         prefixes.append(full[:i])

@@ -125,6 +125,18 @@ def _keep_classes(merged: list[str], mine: list[str], theirs: list[str], unit: e
     return merged
 
 
+def _consecutive(nodes: list[etree._Element]) -> bool:
+    """Siblings next to each other (line breaks between them aside): one run, not two fields."""
+    if not nodes:
+        return False
+    parent = nodes[0].getparent()
+    if any(n.getparent() is not parent for n in nodes):
+        return False
+    kids = [c for c in parent if isinstance(c.tag, str) and c.tag != "br"]
+    at = sorted(kids.index(n) for n in nodes)
+    return at == list(range(at[0], at[0] + len(at))) and units_form_a_run(nodes)
+
+
 def _nearness(el: etree._Element, anchors: list[etree._Element]) -> float:
     """How deep ``el`` meets the record's other fields, as a share of its own depth."""
     if not anchors:
@@ -180,7 +192,7 @@ def relocate(
         steps = run_of(steps) if rule.many else steps
         if steps and rule.many:  # every same-shaped sibling after the label, when they form a run
             css = join(steps).replace(" + ", " ~ ")
-            if units_form_a_run(rule.selector(css)(page.root)):
+            if _consecutive(rule.selector(css)(page.root)):
                 options.append(css)
         if steps:
             options.append(join(steps))
@@ -193,7 +205,8 @@ def relocate(
     # A column rule's old paths mean nothing without their labels: they are not kept.
     old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]
     candidates = [
-        FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old) for css in options
+        FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old, split=rule.split)
+        for css in options
     ]
     col = column_of(el, page) if rule.column is not None else None
     if col is not None:

@@ -23,8 +23,10 @@ the step where they are siblings loses its position (the paper's rule).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from lxml import etree
@@ -300,6 +302,10 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     return out
 
 
+def _own_text(el: etree._Element) -> str:
+    return norm((el.text or "") + "".join(c.tail or "" for c in el))
+
+
 def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> FieldRule | None:
     """A single value: candidates exact on every sample, ranked, checked on the unseen pages."""
     first = ctx.usable[0]
@@ -317,6 +323,10 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
                 if h.contains
                 else [FieldRule(ctx.label, h.part, css)]
             )
+            if h.part == "text" and (ctx.unseen or h.contains) and _own_text(h.el) == ctx.wanted[first][0]:
+                # The element's own text: a child that sometimes holds more (a series prefix
+                # inside the title) is left out; the unseen pages tell which reading is right.
+                rules.append(FieldRule(ctx.label, "own", css))
             for rule in rules:
                 score = sum(_check(rule, ctx.pages[s], ctx.wanted[s]) for s in ctx.usable)
                 if best is None or score > best[0]:
@@ -404,7 +414,33 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         ]
         if sum(runs) >= 0.9 * len(runs):
             return many
-    return rule
+    return _split_list(ctx, rule) or rule
+
+
+# Separators of a list written in one text; a comma or semicolon must be among them ("War and
+# Peace" is one title, "Doe, Roe and Wei" three names).
+_LIST_SEPARATORS = (", ", "; ", " and ", " & ")
+
+
+def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule as a list split at separators the unseen values hold and the sample values do not."""
+    values = [v for p in ctx.unseen if isinstance(v := rule.extract(p.root, p.texts), str)]
+    given = [v for s in ctx.usable for v in ctx.wanted[s]]
+    seps = [
+        sep for sep in _LIST_SEPARATORS if any(sep in v for v in values) and not any(sep in g for g in given)
+    ]
+    if not any(sep.strip() in ",;" for sep in seps):
+        return None
+    split = "|".join(re.escape(sep) for sep in seps)
+    many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split)
+    if not all(
+        (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
+    ):
+        return None
+    check = check_on_cluster(many, ctx.unseen, ctx.kind)
+    if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
+        return None
+    return many
 
 
 def _rules_for(
@@ -437,8 +473,15 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     variants.extend(run_of(label_steps(h.el, pages[s], None)) for s, _, h in instances[:2])
     contains = [(h.full, v) for _, v, h in instances if h.contains][:4]
     regex = context_regex(contains) if contains else None
+    rules = list(_rules_for(ctx.label, part, variants, True, regex))
+    split = _written_list(ctx)
+    if split is not None:  # "Jane Doe, John Roe" in one node: the same paths, split
+        rules += [
+            FieldRule(r.label, r.part, r.css, True, split=split)
+            for r in _rules_for(ctx.label, part, variants, True, None)
+        ]
     best: tuple[tuple[float, int, int, int], FieldRule] | None = None
-    for rule in _rules_for(ctx.label, part, variants, True, regex):
+    for rule in rules:
         score = sum(_check(rule, pages[s], wanted[s]) for s in ctx.usable)
         if score == 0:
             continue
@@ -447,3 +490,29 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         if best is None or key > best[0]:
             best = (key, rule)
     return best[1] if best else None
+
+
+def _written_list(ctx: _Context) -> str | None:
+    """The separators when a sample's listed values are written in one text ("A, B and C")."""
+    seps: set[str] = set()
+    for s in ctx.usable:
+        values = ctx.wanted[s]
+        if len(values) < 2:
+            continue
+        for el in ctx.pages[s].elements:
+            text = ctx.pages[s].texts.text(el)
+            if not all(v in text for v in values) or any(
+                all(v in ctx.pages[s].texts.text(c) for v in values) for c in el if isinstance(c.tag, str)
+            ):
+                continue  # not the deepest node holding them all
+            rest = text[text.find(values[0]) :]
+            for a, b in pairwise(values):
+                i, j = rest.find(a), rest.find(b)
+                if i < 0 or j < i + len(a):
+                    break
+                sep = rest[i + len(a) : j]
+                if sep.strip(" ") in (",", ";", "and", "&", "/"):
+                    seps.add(sep)
+                rest = rest[j:]
+            break
+    return "|".join(re.escape(x) for x in sorted(seps, key=len, reverse=True)) if seps else None

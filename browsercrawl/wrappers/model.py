@@ -16,7 +16,9 @@ A field is a CSS path string, or an object with ``css`` and optional ``regex`` (
 ``alternates`` (older paths tried in order when ``css`` finds nothing: a healed wrapper keeps the
 path it replaced), ``column`` (``{"labels": CSS, "label": "ISBN"}``: of the nodes ``css`` finds,
 the one in the position of that label among the nodes ``labels`` finds: label and value columns,
-header rows) and ``fingerprint`` (what the node looked like, for healing; see ``heal.py``).
+header rows), ``split`` (a regex splitting one node's text into a list: ``", | and "``) and
+``fingerprint`` (what the node looked like, for healing; see ``heal.py``). Besides ``text`` and
+attribute names, a key's part may be ``own``: an element's own text, without its children's.
 Files without the optional keys (every older wrapper) read as before.
 """
 
@@ -80,6 +82,8 @@ class FieldRule:
     # Values told apart only by position beside a parallel run of labels (a column of labels
     # next to a column of values, a header row over a data row): {"labels": CSS, "label": text}.
     column: dict[str, str] | None = None
+    # A list written in one node's text ("Jane Doe, John Roe and Li Wei"): the separators' regex.
+    split: str | None = None
     _selectors: dict[str, etree.XPath] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -116,9 +120,14 @@ class FieldRule:
 
     def cut(self, el: etree._Element, texts: TextIndex, base_url: str | None = None) -> str | None:
         """The value one node gives: its text or attribute, cut by the regex; None if none."""
-        if self.part != "text" and el.get(self.part) is None:
+        if self.part not in ("text", "own") and el.get(self.part) is None:
             return None
-        raw = texts.text(el) if self.part == "text" else norm(el.get(self.part))
+        if self.part == "text":
+            raw = texts.text(el)
+        elif self.part == "own":  # the element's own text, without its children's
+            raw = norm((el.text or "") + "".join(c.tail or "" for c in el))
+        else:
+            raw = norm(el.get(self.part))
         if base_url and self.part in _URL_ATTRS and raw:
             raw = urljoin(base_url, raw)
         if self.regex:
@@ -142,7 +151,10 @@ class FieldRule:
                 continue
             if not self.many:
                 return raw
-            values.append(raw)
+            if self.split:
+                values.extend(v for v in (norm(x) for x in re.split(self.split, raw)) if v)
+            else:
+                values.append(raw)
         return values if self.many else None
 
 
@@ -162,6 +174,8 @@ class Wrapper:
                 spec["alternates"] = list(r.alternates)
             if r.column:
                 spec["column"] = dict(r.column)
+            if r.split:
+                spec["split"] = r.split
             if r.fingerprint:
                 spec["fingerprint"] = r.fingerprint
             fields[r.key] = spec if len(spec) > 1 else r.css
@@ -184,6 +198,7 @@ class Wrapper:
             alternates: list[str] = []
             fingerprint = None
             column = None
+            split = None
             if isinstance(spec, dict):
                 css, regex = spec.get("css"), spec.get("regex")
                 alternates = spec.get("alternates") or []
@@ -194,6 +209,14 @@ class Wrapper:
                     raise UserError(f"{source}: fields.{key}.alternates must be a list of CSS paths")
                 if fingerprint is not None and not isinstance(fingerprint, dict):
                     raise UserError(f"{source}: fields.{key}.fingerprint must be an object")
+                split = spec.get("split")
+                if split is not None:
+                    if not isinstance(split, str) or not split:
+                        raise UserError(f"{source}: fields.{key}.split must be a regex string")
+                    try:
+                        re.compile(split)
+                    except re.error as exc:
+                        raise UserError(f"{source}: fields.{key}.split: {exc}") from None
                 column = spec.get("column")
                 if column is not None and not (
                     isinstance(column, dict)
@@ -213,7 +236,15 @@ class Wrapper:
             if not isinstance(css, str) or not css.strip():
                 raise UserError(f"{source}: fields.{key} needs a CSS path string")
             rule = FieldRule(
-                m["label"], m["part"], css, bool(m["many"]), regex, fingerprint, list(alternates), column
+                m["label"],
+                m["part"],
+                css,
+                bool(m["many"]),
+                regex,
+                fingerprint,
+                list(alternates),
+                column,
+                split,
             )
             try:
                 for path in (css, *alternates, *([column["labels"]] if column else [])):

@@ -160,13 +160,18 @@ def _previous(el: etree._Element) -> etree._Element | None:
 def label_of(el: etree._Element, page: Page) -> str | None:
     """The short text of the element just before ``el`` (``<dt>Publisher</dt>``), if any."""
     prev = _previous(el)
-    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``), never a block of its own.
-    if prev is None or (prev.tail or "").strip() or page.is_hidden(prev) or not is_leaf(prev):
+    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``; an icon inside is fine), never a
+    # block of its own.
+    if prev is None or (prev.tail or "").strip() or page.is_hidden(prev) or not _leafish(prev, page):
         return None
     text = page.texts.text(prev)
     if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
         return None
     return text
+
+
+def _leafish(el: etree._Element, page: Page) -> bool:
+    return is_leaf(el) or not any(isinstance(c.tag, str) and page.texts.text(c) for c in el)
 
 
 def _climbs(node: etree._Element) -> bool:
@@ -258,7 +263,7 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
         if q is parent or not isinstance(q.tag, str):
             continue
         labels = [c for c in q if isinstance(c.tag, str)]
-        if len(labels) != len(cells) or len({c.tag for c in labels}) != 1 or not is_leaf(labels[i]):
+        if len(labels) != len(cells) or len({c.tag for c in labels}) != 1 or not _leafish(labels[i], page):
             continue
         text = page.texts.text(labels[i])
         if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):

@@ -765,6 +765,12 @@ def change_markup(html: str, kind: str, seed: int = 0) -> str:
     return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
 
 
+def _is_label(el: lxml.html.HtmlElement) -> bool:
+    text = (el.text_content() or "").strip()
+    classes = (el.get("class") or "").lower()
+    return len(el) == 0 and (text.endswith(":") or "label" in classes or "term" in classes)
+
+
 def _shuffle_blocks(el: lxml.html.HtmlElement, seed: int) -> None:
     """Shuffle block children (a dt with its dd's moves as one unit); inline runs stay put."""
     kids = [c for c in el if isinstance(c.tag, str)]
@@ -774,8 +780,8 @@ def _shuffle_blocks(el: lxml.html.HtmlElement, seed: int) -> None:
         return
     units: list[list[lxml.html.HtmlElement]] = []
     for c in kids:
-        if c.tag == "dd" and units:
-            units[-1].append(c)
+        if units and (c.tag == "dd" or _is_label(units[-1][-1])):
+            units[-1].append(c)  # a value moves with its label
         else:
             units.append([c])
     if len(units) < 3:  # two blocks are a label and its value, not a sequence of fields
