@@ -13,12 +13,13 @@ drawn so that the four known failure causes show up in random sample pairs:
 * **type-checkable fields**: dates, ISBN-13, prices and names, next to look-alikes (a "first
   published" date, a list price, related books with their own authors and prices).
 
-``TUNING`` styles are the ones the learner was developed against (sixteen: the last twelve were
-written as held-out sets in four batches, looked at, then learning and healing were fixed on
-them); ``HELD_OUT`` styles (written after that: a library catalogue record, a marketplace listing
-with comma-joined authors in one cell, a CMS card with a series prefix inside the title) are only
-scored. ``change_markup`` rewrites a page the way a site redesign does (classes renamed, a wrapper
-div added, blocks reordered, tags changed) for the self-healing benchmark.
+``TUNING`` styles are the ones the learner was developed against (nineteen: the last fifteen were
+written as held-out sets in five batches, looked at, then learning and healing were fixed on
+them); ``HELD_OUT`` styles (batch 6, written after that: a framework spec table with a list in a
+cell, unlabelled spans joined by middots with "A, B & C" bylines, a mobile page with roles inside
+the contributor nodes) are only scored. ``change_markup`` rewrites a page the way a site
+redesign does (classes renamed, a wrapper div added, blocks reordered, tags changed) for the
+self-healing benchmark.
 
 Used by ``scripts/bench_induction.py --wrappers`` and ``tests/test_wrappers_*.py``.
 """
@@ -580,7 +581,7 @@ def aria_list(b: Book) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Held-out batch 5: written after batch 4 had been used for tuning (the current HELD_OUT)
+# Held-out batch 5: written after batch 4 had been used for tuning
 
 CITIES = ["London", "New York", "Berlin", "Toronto", "Paris"]
 
@@ -653,6 +654,66 @@ def cms_cards(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out batch 6: written after batch 5 had been used for tuning (the current HELD_OUT)
+
+
+def bootstrap_table(b: Book) -> str:
+    """A framework spec table: authors as a list inside a cell, a badge price, a hidden copy."""
+    people = "".join(f"<li>{e(a)}</li>" for a in b.authors)
+    rows = [("Author", f"<ul class='list-unstyled mb-0'>{people}</ul>"), ("Publisher", e(b.publisher))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("Published", e(b.published)), ("Binding", e(b.binding)), ("ISBN-13", b.isbn), ("SKU", e(b.sku))]
+    body = "".join(f"<tr><th scope='row'>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return _page(
+        "Stack & Spine",
+        "<div class='container my-4'><div class='row'><div class='col-md-8'>"
+        f"<div class='visually-hidden'>{e(b.title)} {b.isbn} {e(b.price)}</div>"
+        f"<h1 class='display-6'>{e(b.title)}</h1>"
+        f"<span class='badge bg-success fs-5'>{e(b.price)}</span>"
+        f"<table class='table table-sm mt-3'><tbody>{body}</tbody></table></div></div></div>",
+    )
+
+
+def meta_line(b: Book) -> str:
+    """Unlabelled spans joined by middots in a fixed order; authors written "A, B & C"."""
+    if len(b.authors) == 1:
+        by = e(b.authors[0])
+    else:
+        by = ", ".join(e(a) for a in b.authors[:-1]) + " &amp; " + e(b.authors[-1])
+    return _page(
+        "Folio",
+        f"<article class='book'><h2 class='book__title'>{e(b.title)}</h2>"
+        f"<span class='byline'>{by}</span>"
+        f"<div class='product-meta'><span>{e(b.publisher)}</span> &middot; <span>{e(b.binding)}</span>"
+        f" &middot; <span>{e(b.published)}</span></div>"
+        f"<p class='cost'>{e(b.price)}</p><small>ISBN {b.isbn} &middot; Ref {e(b.sku)}</small></article>",
+    )
+
+
+def amp_specs(b: Book) -> str:
+    """A mobile page: spec-name/spec-value pairs, contributors with a role inside their node."""
+    people = "".join(
+        f"<span class='contributor'>{e(a)}<span class='role'>, Author</span></span>" for a in b.authors
+    )
+    specs = [("Publisher", e(b.publisher)), ("Release date", e(b.published)), ("Format", e(b.binding))]
+    if b.series:
+        specs.insert(0, ("Series", e(b.series)))
+    specs += [("ISBN", b.isbn), ("Article", e(b.sku))]
+    rows = "".join(
+        f"<div class='spec'><div class='spec-name'>{k}</div><div class='spec-value'>{v}</div></div>"
+        for k, v in specs
+    )
+    cents = b.price.replace("$", "").replace(" £", "").replace(",", ".")
+    return _page(
+        "Pocket Books",
+        f"<main class='amp'><h1 class='headline'>{e(b.title)}</h1><div class='contributors'>{people}</div>"
+        f"<div class='price' data-price='{e(cents)}'>{e(b.price)}</div>"
+        f"<section class='specs'>{rows}</section></main>",
+    )
+
+
 def long_date(y: int, m: int, d: int) -> str:
     return f"{d} {MONTHS[m - 1]} {y}"
 
@@ -686,12 +747,16 @@ TUNING = [
     SiteStyle("theme", shop_theme, us_date, "$"),
     SiteStyle("attrtable", attribute_table, iso_date, "$"),
     SiteStyle("arialist", aria_list, long_date, "£"),
-]
-# Written after all of the above were used for tuning; only scored.
-HELD_OUT = [
+    # Held-out batch 5; looked at once, then learning and healing were fixed on them.
     SiteStyle("library", library_record, us_date, "$"),
     SiteStyle("market", marketplace, uk_date, "£"),
     SiteStyle("cms", cms_cards, iso_date, "€"),
+]
+# Written after all of the above were used for tuning; only scored.
+HELD_OUT = [
+    SiteStyle("bootstrap", bootstrap_table, uk_date, "$"),
+    SiteStyle("metaline", meta_line, long_date, "€"),
+    SiteStyle("amp", amp_specs, dot_date, "£"),
 ]
 
 
