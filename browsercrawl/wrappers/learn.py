@@ -477,7 +477,7 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     split = _written_list(ctx)
     if split is not None:  # "Jane Doe, John Roe" in one node: the same paths, split
         rules += [
-            FieldRule(r.label, r.part, r.css, True, split=split)
+            FieldRule(r.label, r.part, r.css, True, split=_more_separators(ctx, r, split))
             for r in _rules_for(ctx.label, part, variants, True, None)
         ]
     best: tuple[tuple[float, int, int, int], FieldRule] | None = None
@@ -490,6 +490,20 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         if best is None or key > best[0]:
             best = (key, rule)
     return best[1] if best else None
+
+
+def _more_separators(ctx: _Context, rule: FieldRule, split: str) -> str:
+    """``split`` plus the list separators the node's text shows on unseen pages ("A, B & C")."""
+    given = [v for s in ctx.usable for v in ctx.wanted[s]]
+    texts = [t for p in ctx.unseen for t in (rule.extract(p.root, p.texts) or [])[:1]]
+    extra = [
+        re.escape(sep)
+        for sep in _LIST_SEPARATORS
+        if re.escape(sep) not in split.split("|")
+        and any(sep in t for t in texts)
+        and not any(sep in g for g in given)
+    ]
+    return "|".join([*split.split("|"), *extra])
 
 
 def _written_list(ctx: _Context) -> str | None:
