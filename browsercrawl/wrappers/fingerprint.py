@@ -105,8 +105,16 @@ def similarity(
     length = fp.get("length") or 1
     scores.append((0.5, min(length, len(value)) / max(length, len(value), 1)))
     if not fp.get("many"):  # a list item's neighbours depend on how many items there are
-        scores.append((0.75, fuzz.ratio(fp.get("prev", ""), _sig(_sibling(el, False))) / 100))
-        scores.append((0.75, fuzz.ratio(fp.get("next", ""), _sig(_sibling(el, True))) / 100))
+        for key, forward in (("prev", False), ("next", True)):
+            sib = _sibling(el, forward)
+            # Compared relative to the node (a sibling of the same tag or not), so a redesign
+            # renaming every tag does not make every neighbour look different.
+            want_same = bool(fp.get(key)) and fp[key].split(".")[0].split("#")[0] == fp.get("tag")
+            got_same = sib is not None and sib.tag == el.tag
+            scores.append((0.4, fuzz.ratio(fp.get(key, ""), _sig(sib)) / 100))
+            scores.append(
+                (0.4, 1.0 if want_same == got_same and bool(fp.get(key)) == (sib is not None) else 0.0)
+            )
     path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
     scores.append((2.0, fuzz.ratio(" ".join(fp.get("path") or []), " ".join(path)) / 100))
     total = sum(w for w, _ in scores)

@@ -79,7 +79,9 @@ def broken(rule: FieldRule, page: Page) -> bool:
 
 
 def _nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
-    return [el for el in rule.nodes(rule.css, page.root, page.texts) if _raw(rule, el, page) is not None]
+    """The nodes the rule takes its value(s) from: the first only for a single field."""
+    used = [el for el in rule.nodes(rule.css, page.root, page.texts) if _raw(rule, el, page) is not None]
+    return used if rule.many else used[:1]
 
 
 def _deepest(el: etree._Element, page: Page) -> bool:
