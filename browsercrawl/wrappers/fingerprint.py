@@ -39,6 +39,21 @@ def _sig(el: etree._Element | None) -> str:
     return el.tag + ident + "".join(f".{c}" for c in cls[:2])
 
 
+# Tags a redesign swaps for one another: a heading stays a heading, inline text stays inline.
+_FAMILY = {
+    **{f"h{i}": "heading" for i in range(1, 7)},
+    **dict.fromkeys(("span", "em", "i", "b", "strong", "small", "font", "mark", "bdi"), "inline"),
+    **dict.fromkeys(("div", "p", "section", "article", "aside", "main", "header", "footer"), "block"),
+    **dict.fromkeys(("li", "dd", "dt", "td", "th"), "item"),
+}
+
+
+def _bare(sig: str) -> str:
+    """A path step's tag family (``h2`` -> ``heading``), classes and id dropped."""
+    tag = re.split(r"[.#]", sig, maxsplit=1)[0]
+    return _FAMILY.get(tag, tag)
+
+
 def _sibling(el: etree._Element, forward: bool) -> etree._Element | None:
     node = el.getnext() if forward else el.getprevious()
     while node is not None and not isinstance(node.tag, str):
@@ -89,7 +104,11 @@ def similarity(
     if not label_fits(fp, el, page):
         return 0.0
     scores: list[tuple[float, float]] = []  # (weight, score)
-    scores.append((1.0, 1.0 if el.tag == fp.get("tag") else 0.0))
+    tag = fp.get("tag") or ""
+    scores.append((1.0, 1.0 if el.tag == tag else 0.6 if _bare(el.tag) == _bare(tag) else 0.0))
+    parent = el.getparent()
+    want_parent = (fp.get("path") or ["", ""])[-2] if len(fp.get("path") or []) > 1 else ""
+    scores.append((1.0, 1.0 if parent is not None and _bare(_sig(parent)) == _bare(want_parent) else 0.0))
     classes = " ".join(t for t in (el.get("class") or "").split() if not _GENERATED.search(t))
     want = " ".join(fp.get("classes") or [])
     if want or classes:
@@ -116,6 +135,10 @@ def similarity(
                 (0.4, 1.0 if want_same == got_same and bool(fp.get(key)) == (sib is not None) else 0.0)
             )
     path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
-    scores.append((2.0, fuzz.ratio(" ".join(fp.get("path") or []), " ".join(path)) / 100))
+    want_path = fp.get("path") or []
+    scores.append((1.0, fuzz.ratio(" ".join(want_path), " ".join(path)) / 100))
+    # The tags alone: renamed classes leave them, the depth and the order of the tags.
+    tags = [_bare(p) for p in path]
+    scores.append((1.0, fuzz.ratio(" ".join(_bare(p) for p in want_path), " ".join(tags)) / 100))
     total = sum(w for w, _ in scores)
     return sum(w * s for w, s in scores) / total

@@ -40,6 +40,7 @@ from browsercrawl.wrappers.validate import has_kind
 log = logging.getLogger(__name__)
 
 MIN_SIMILARITY = 0.6
+NEAR_TIE = 0.05  # candidates this close to the best are told apart by nearness to the record
 _MAX_TEXT = 300
 
 
@@ -167,7 +168,7 @@ def relocate(
     fp = rule.fingerprint
     if not fp:
         return None
-    best: tuple[float, float, etree._Element, str] | None = None
+    alike: list[tuple[float, etree._Element, str]] = []
     labelled = bool(rule.regex and re.search(r"[^\W\d_]{2}", rule.regex.split("(", 1)[0]))
     for el in page.elements:
         if el in taken or page.is_hidden(el) or not _deepest(el, page):
@@ -180,14 +181,15 @@ def relocate(
             if col is None or col[2] != rule.column["label"]:
                 continue
         score = similarity(fp, el, page, value, labelled)
-        if score < MIN_SIMILARITY:
-            continue
-        rank = 0.75 * score + 0.25 * _nearness(el, anchors or [])
-        if best is None or rank > best[0]:
-            best = (rank, score, el, value)
-    if best is None:
+        if score >= MIN_SIMILARITY:
+            alike.append((score, el, value))
+    if not alike:
         return None
-    _, score, el, value = best
+    # Nearness to the record's fields found so far breaks near-ties only.
+    top = max(a[0] for a in alike)
+    score, el, value = max(
+        (a for a in alike if a[0] >= top - NEAR_TIE), key=lambda a: (_nearness(a[1], anchors or []), a[0])
+    )
     options = []
     if fp.get("label"):
         steps = label_steps(el, page, fp["label"])
