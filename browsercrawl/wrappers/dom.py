@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from lxml import etree
 
@@ -52,9 +53,13 @@ class Page:
     root: etree._Element
     texts: TextIndex
     elements: list[etree._Element]
-    tag_paths: set[tuple[str, ...]]
     ids: dict[str, int]
     hidden: set[etree._Element]
+
+    @cached_property
+    def tag_paths(self) -> set[tuple[str, ...]]:
+        """Every element's tag path (learning compares samples' trees; healing never needs it)."""
+        return {tag_path(e) for e in self.elements}
 
     def is_hidden(self, el: etree._Element) -> bool:
         """A person does not read it: hidden itself or inside a hidden block."""
@@ -73,7 +78,7 @@ def page_from_root(root: etree._Element, texts: TextIndex | None = None) -> Page
     for el in elements:
         if el.get("id"):
             ids[el.get("id")] = ids.get(el.get("id"), 0) + 1
-    return Page(root, texts or TextIndex(root), elements, {tag_path(e) for e in elements}, ids, hidden)
+    return Page(root, texts or TextIndex(root), elements, ids, hidden)
 
 
 def _walk(el: etree._Element, hidden: bool, out: list, hidden_set: set) -> None:
