@@ -349,8 +349,9 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
     checks = [
         (r, check_on_cluster(r, ctx.unseen, ctx.kind, _sample_label(ctx, r))) for r in ranked[:MAX_CHECKED]
     ]
-    if ctx.samples_differ():  # one value on every unseen page: a constant, not this field
-        checks = [c for c in checks if not c[1].identical()] or checks
+    # One value on every unseen page is a constant (the site's name, the logged-in user), not a
+    # field, unless no candidate varies (then the field is constant on this site).
+    checks = [c for c in checks if not c[1].identical()] or checks
     top = max(c.quality() for _, c in checks)
     return next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
 

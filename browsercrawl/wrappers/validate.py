@@ -33,7 +33,7 @@ _PRICE = re.compile(
 )
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9][A-Za-z0-9_./-]*$")
-_NAME_WORD = re.compile(r"^(?:[^\W\d_][\w'’.-]*|&|of|and|the|de|van|von|la|le|du)$")
+_NAME_WORD = re.compile(r"^(?:[A-ZÀ-Þ][\w'’.-]*|&|of|and|the|de|van|von|la|le|du|der|da|y)$")
 
 
 def _isbn(v: str) -> bool:
@@ -51,8 +51,9 @@ def _price(v: str) -> bool:
 
 
 def _name(v: str) -> bool:
+    """Capitalised words (a person, a publisher, a title-case title), six at most."""
     words = v.split()
-    return 1 <= len(words) <= 8 and words[0][:1].isupper() and all(_NAME_WORD.match(w) for w in words)
+    return 1 <= len(words) <= 6 and words[0][:1].isupper() and all(_NAME_WORD.match(w) for w in words)
 
 
 KINDS = {
@@ -67,9 +68,13 @@ KINDS = {
 
 
 def kind_of(values: Sequence[str]) -> str | None:
-    """The most specific kind every sample value has (``isbn`` before ``number``...), or None."""
+    """The most specific kind every sample value has (``isbn`` before ``number``...), or None.
+
+    One distinct value is too little to tell a kind by ("kevin1" looks like a code; other user
+    names have no digit): None then.
+    """
     values = [v for v in values if v]
-    if not values:
+    if len(set(values)) < 2:
         return None
     for kind, test in KINDS.items():
         if all(test(v) for v in values):
