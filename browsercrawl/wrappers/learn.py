@@ -340,7 +340,11 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
                 exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
         column = _column_rule(ctx, h, first)
         if column is not None:
-            exact.append(((h.hidden, 0, column[0], order, len(exact)), column[1]))
+            near = 0
+            if anchors and first == 0:
+                found = column[1].nodes(column[1].css, ctx.pages[first].root, ctx.pages[first].texts)
+                near = _nearness(found[0], anchors) if found else 0
+            exact.append(((h.hidden, -near, column[0], order, len(exact)), column[1]))
     if not exact:
         return best[1] if best else None
     ranked = [r for _, r in sorted(exact, key=lambda x: x[0])]
