@@ -120,8 +120,8 @@ def test_wrapper_learn_warns_about_a_value_not_on_the_page(capsys, tmp_path):
     [
         (None, "values file not found"),
         ("{not json", "not JSON"),
-        ('{"title": "x"}', "list of two objects"),
-        ('[{"title": "x"}]', "list of two objects"),
+        ('{"title": "x"}', "list of 2 objects"),
+        ('[{"title": "x"}]', "list of 2 objects"),
         ('[{"title": {"a": 1}}, {}]', "[0].title"),
         ('[{"ghost": "zzz"}, {"ghost": "yyy"}]', "no label could be found"),
     ],

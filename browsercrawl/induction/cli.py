@@ -4,8 +4,10 @@ A stable contract other tools call on saved pages and URL lists:
 
 * ``urls cluster URLS.txt --json``: one URL a line in (blank lines and ``#`` comments skipped);
   out ``{"clusters": [{"id", "host", "segments", "size", "regex", "members"}]}``, largest first.
-* ``wrapper learn A.html B.html --values V.json --out W.json``: V.json is a list of two objects
-  ``label -> value or [values]``, one per sample; warnings (a value not found) go to stderr.
+* ``wrapper learn A.html B.html [MORE.html...] --values V.json --out W.json [--pages DIR]``: V.json
+  is a list of objects ``label -> value or [values]``, one per sample; ``--pages`` gives other
+  pages of the kind to check paths on (found-rates go to stderr); warnings go to stderr.
+* ``wrapper heal W.json FILES... [--out W2.json]``: apply with self-healing; repairs on stderr.
 * ``wrapper apply W.json FILES... --jsonl``: one line per file, ``{"file": ..., label: value}``.
 """
 
@@ -86,16 +88,18 @@ def cluster_cmd(urls_file: str, as_json: bool, examples: int) -> None:
 
 @click.group()
 def wrapper() -> None:
-    """Learn a wrapper from two sample pages and apply it to saved pages."""
+    """Learn a wrapper from sample pages, apply it to saved pages, heal it after a redesign."""
 
 
-def _load_values(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def _load_values(path: str, count: int) -> list[dict[str, Any]]:
     try:
         data = json.loads(_read_text(path, "values file"))
     except json.JSONDecodeError as exc:
         raise UserError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
-    if not isinstance(data, list) or len(data) != 2 or not all(isinstance(d, dict) for d in data):
-        raise UserError(f"{path}: expected a list of two objects (label -> value), one per sample")
+    if not isinstance(data, list) or len(data) != count or not all(isinstance(d, dict) for d in data):
+        raise UserError(
+            f"{path}: expected a list of {count} objects (label -> value), one per sample page"
+        )
     for i, d in enumerate(data):
         for label, value in d.items():
             ok = (
@@ -107,27 +111,52 @@ def _load_values(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
                 raise UserError(
                     f"{path}: [{i}].{label}: a label (without '#') needs a value or a list of values"
                 )
-    return data[0], data[1]
+    return data
+
+
+def _page_files(specs: tuple[str, ...]) -> list[str]:
+    """Files named, and the ``*.html``/``*.htm`` files of directories named, sorted."""
+    files: list[str] = []
+    for spec in specs:
+        path = Path(spec)
+        if path.is_dir():
+            files.extend(str(p) for p in sorted(path.iterdir()) if p.suffix.lower() in (".html", ".htm"))
+        else:
+            files.append(spec)
+    return files
 
 
 @wrapper.command("learn")
-@click.argument("sample_a", metavar="A.html")
-@click.argument("sample_b", metavar="B.html")
+@click.argument("samples", nargs=-1, required=True, metavar="A.html B.html [MORE.html...]")
 @click.option(
     "--values",
     "values_file",
     required=True,
     metavar="V.json",
-    help="A list of two objects label -> value or [values], one per sample.",
+    help="A list of objects label -> value or [values], one per sample, in order.",
 )
 @click.option("--out", "out_file", required=True, metavar="W.json", help="Where to write it.")
-def learn_cmd(sample_a: str, sample_b: str, values_file: str, out_file: str) -> None:
-    """Learn label -> CSS path rules from two sample pages and their values."""
+@click.option(
+    "--pages",
+    "page_specs",
+    multiple=True,
+    metavar="FILE|DIR",
+    help="Other pages of the same kind (values unknown) to check the paths on; repeatable.",
+)
+def learn_cmd(samples: tuple[str, ...], values_file: str, out_file: str, page_specs: tuple[str, ...]) -> None:
+    """Learn label -> CSS path rules from sample pages and their values.
+
+    Every extra sample removes paths that only worked by chance; pages given with --pages choose
+    between candidate paths, tell lists from single values and give each label's found-rate.
+    """
     from browsercrawl.wrappers import learn_wrapper
 
-    values = _load_values(values_file)
-    html = (_read_text(sample_a, "sample page"), _read_text(sample_b, "sample page"))
-    result = learn_wrapper(html, values, (sample_a, sample_b))
+    if len(samples) < 2:
+        raise UserError("wrapper learn needs at least two sample pages")
+    values = _load_values(values_file, len(samples))
+    html = [_read_text(s, "sample page") for s in samples]
+    others = [_read_text(f, "page") for f in _page_files(page_specs)]
+    result = learn_wrapper(html, values, list(samples), cluster_pages=others)
     for w in result.warnings:
         click.echo(f"browsercrawl: warning: {w}", err=True)
     if not result.wrapper.rules:
@@ -136,7 +165,44 @@ def learn_cmd(sample_a: str, sample_b: str, values_file: str, out_file: str) -> 
         result.wrapper.save(out_file)
     except OSError as exc:
         raise UserError(f"{out_file}: cannot write wrapper ({exc.strerror})") from None
+    for label, rep in result.report.items():
+        click.echo(
+            f"{label}: found on {rep.found_rate:.0%} of {rep.pages} other pages"
+            + (f", {rep.kind_rate:.0%} of them a {rep.kind}" if rep.kind else "")
+            + (" (list)" if rep.many else ""),
+            err=True,
+        )
     click.echo(f"{len(result.wrapper.rules)} fields -> {out_file}", err=True)
+
+
+@wrapper.command("heal")
+@click.argument("wrapper_file", metavar="W.json")
+@click.argument("files", nargs=-1, required=True, metavar="FILES...")
+@click.option("--out", "out_file", metavar="W2.json", help="Write the healed wrapper here (default: W.json).")
+def heal_cmd(wrapper_file: str, files: tuple[str, ...], out_file: str | None) -> None:
+    """Apply a wrapper to pages whose markup changed, repairing fields its paths lost.
+
+    Prints one JSON line per file (as ``apply``), each repair on stderr, and saves the wrapper
+    with the new paths (the old ones kept as alternates) when anything was repaired.
+    """
+    from browsercrawl.wrappers import Wrapper
+    from browsercrawl.wrappers.heal import HealingWrapper
+
+    healer = HealingWrapper(Wrapper.load(wrapper_file))
+    for f in files:
+        before = len(healer.repairs)
+        record: dict[str, Any] = {"file": f}
+        record.update(healer.apply(_read_text(f, "page")))
+        for repair in healer.repairs[before:]:
+            click.echo(f"browsercrawl: {repair.line()} on {f}", err=True)
+        click.echo(json.dumps(record, ensure_ascii=False))
+    target = out_file or wrapper_file
+    if healer.repairs or out_file:
+        try:
+            healer.wrapper.save(target)
+        except OSError as exc:
+            raise UserError(f"{target}: cannot write wrapper ({exc.strerror})") from None
+    click.echo(f"{len(healer.repairs)} repairs" + (f" -> {target}" if healer.repairs else ""), err=True)
 
 
 @wrapper.command("apply")

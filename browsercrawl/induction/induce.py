@@ -9,9 +9,6 @@ no secrets); the report goes to stdout.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,18 +57,7 @@ class InduceOutcome:
 
 def write_profile(profile: SiteProfile, path: Path) -> None:
     """Write atomically (a half-written profile must never steer a crawl), mode 644."""
-    if not path.parent.is_dir():
-        raise UserError(f"{path}: folder {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=".profile-", suffix=".json", dir=path.parent)
-    os.close(fd)
-    try:
-        profile.save(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise UserError(f"{path}: cannot write site profile ({exc.strerror})") from None
+    profile.save_atomic(path)
 
 
 async def run_induce(

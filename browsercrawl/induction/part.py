@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from browsercrawl.config import JobConfig
@@ -15,6 +16,7 @@ from browsercrawl.induction.profile import SiteProfile
 from browsercrawl.induction.settings import InductionSettings
 from browsercrawl.induction.supervised import InductionHook, SupervisedLinks, create_tables, load_profile
 from browsercrawl.storage.base import Store
+from browsercrawl.wrappers.heal import Repair
 
 
 class InductionPart(Part):
@@ -22,10 +24,12 @@ class InductionPart(Part):
 
     name = "induction"
 
-    def __init__(self, profile: SiteProfile, supervised: bool) -> None:
+    def __init__(self, profile: SiteProfile, supervised: bool, profile_path: Path | None = None) -> None:
         self.profile = profile
         self.supervised = supervised
-        self.hook = InductionHook(profile, {})
+        self.profile_path = profile_path
+        self.repairs: list[str] = []
+        self.hook = InductionHook(profile, {}, self._repaired)
         if supervised:
             self.link_priority = SupervisedLinks(profile, self.hook).priority
 
@@ -39,8 +43,14 @@ class InductionPart(Part):
     def create_tables(self, db: Store) -> None:
         create_tables(db, self.labels, self.hook.weights)
 
+    def _repaired(self, repair: Repair) -> None:
+        """A wrapper field healed mid-crawl: remember it and save the profile with the new path."""
+        self.repairs.append(repair.line())
+        if self.profile_path is not None:
+            self.profile.save_atomic(self.profile_path)
+
     def summary(self) -> dict[str, Any]:
-        return {"supervised": self.supervised}
+        return {"supervised": self.supervised, "wrapper_repairs": self.repairs}
 
 
 def build(cfg: InductionConfig, job: JobConfig, options: CrawlOptions) -> InductionPart | None:
@@ -57,7 +67,7 @@ def build(cfg: InductionConfig, job: JobConfig, options: CrawlOptions) -> Induct
                 "run `browsercrawl induce` first"
             )
         return None
-    return InductionPart(load_profile(path), settings.supervised)
+    return InductionPart(load_profile(path), settings.supervised, path)
 
 
 PART = PartSpec(name="induction", config=InductionConfig, build=build)

@@ -10,7 +10,8 @@ page its weight and how many URLs it holds, and stops after ``max_pages``. Then:
 * the target class is the cluster holding the sample target URLs when they are given (the user
   named them), else the cluster holding most target candidates (the paper's rule);
 * the 10 largest other clusters become directory classes; the weight threshold is
-  ``round(mean weight)``; the wrapper is learned from the two sample pages.
+  ``round(mean weight)``; the wrapper is learned from the sample pages and checked
+  on the target-class pages the pre-crawl kept (``PrecrawlResult.target_html``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urljoin
@@ -35,10 +37,13 @@ from browsercrawl.induction.pages import (
 )
 from browsercrawl.induction.profile import ClusterReport, SiteProfile
 from browsercrawl.induction.regex import assign_regexes, cluster_regex
-from browsercrawl.induction.urlmodel import ParsedUrl, parse_url
+from browsercrawl.induction.urlmodel import ParsedUrl, canonical, parse_url
 from browsercrawl.wrappers import learn_wrapper
 
 MAX_DIRECTORY_CLASSES = 10
+# Pages of the (provisional) target class whose HTML the pre-crawl keeps: the wrapper learner
+# checks its candidate paths on them. A few dozen tell a path that works from a coincidence.
+MAX_KEPT_TARGETS = 40
 
 
 @dataclass
@@ -72,6 +77,8 @@ class PrecrawlResult:
     discovered: list[str]  # every canonical in-scope URL seen, fetched or not
     errors: dict[str, str]
     entry: str  # canonical final URL of the first entry page
+    # HTML of up to MAX_KEPT_TARGETS pages matching the provisional target regex, by final URL.
+    target_html: dict[str, str] = field(default_factory=dict)
 
 
 class HtmlPageSource:
@@ -120,8 +127,12 @@ async def precrawl(
     max_pages: int = 2000,
     concurrency: int = 4,
     extra_hosts: Iterable[str] = (),
+    keep_html: Callable[[str], bool] | None = None,
 ) -> PrecrawlResult:
-    """Pre-crawl from ``entry_urls`` on their hosts, lowest tunneling weight first."""
+    """Pre-crawl from ``entry_urls`` on their hosts, lowest tunneling weight first.
+
+    Pages whose final URL passes ``keep_html`` keep their HTML (up to ``MAX_KEPT_TARGETS``).
+    """
     if not entry_urls:
         raise UserError("the pre-crawl needs at least one entry URL")
     entries = [parse_url(u) for u in entry_urls]
@@ -136,6 +147,7 @@ async def precrawl(
     pages: dict[str, PageRecord] = {}
     errors: dict[str, str] = {}
     entry_final: str | None = None
+    kept: dict[str, str] = {}
     in_flight: dict[asyncio.Task, tuple[str, str | None, int | None]] = {}
 
     async def fetch_one(url: str) -> tuple[FetchedPage, str]:
@@ -170,6 +182,8 @@ async def precrawl(
             all_links = {h for h, _ in page.links if h.startswith(("http://", "https://"))}
             weight = scorer.weight(final_url, parent_weight, text, links)
             pages[final_url] = PageRecord(final_url, weight, len(all_links), parent)
+            if keep_html is not None and len(kept) < MAX_KEPT_TARGETS and page.html and keep_html(final_url):
+                kept[final_url] = page.html
             if entry_final is None and parent is None:
                 entry_final = final_url
             seen.setdefault(final_url, None)
@@ -180,7 +194,7 @@ async def precrawl(
     if entry_final is None:
         first = entries[0].url
         raise UserError(f"entry page {first} could not be fetched: {errors.get(first, 'unknown')}")
-    return PrecrawlResult(pages, list(seen), errors, entry_final)
+    return PrecrawlResult(pages, list(seen), errors, entry_final, kept)
 
 
 def derive_profile(
@@ -244,15 +258,20 @@ async def induce(
     max_pages: int = 2000,
     concurrency: int = 4,
 ) -> tuple[SiteProfile, PrecrawlResult, list[str]]:
-    """The whole initialisation: pre-crawl, profile, wrapper from two sample target pages.
+    """The whole initialisation: pre-crawl, profile, wrapper from the sample target pages.
+
+    The wrapper learner also gets the pre-crawled pages of the target class (values unknown) to
+    check its paths on and to report each field's found-rate (in the warnings when weak).
 
     ``samples`` are ``(url, label -> value or [values])``; returns the profile, the pre-crawl
     (for reports) and the wrapper warnings.
     """
-    if len(samples) != 2:
-        raise UserError(f"induction needs exactly two sample target pages, got {len(samples)}")
+    if len(samples) < 2:
+        raise UserError(f"induction needs at least two sample target pages, got {len(samples)}")
     sample_urls = [u for u, _ in samples]
-    scorer = TunnelingScorer(keywords, provisional_target_regex(sample_urls))
+    provisional = provisional_target_regex(sample_urls)
+    scorer = TunnelingScorer(keywords, provisional)
+    keep = re.compile(provisional).match if provisional else None
     result = await precrawl(
         source,
         entry_urls,
@@ -260,17 +279,22 @@ async def induce(
         max_pages=max_pages,
         concurrency=concurrency,
         extra_hosts={parse_url(u).host for u in sample_urls},
+        keep_html=(lambda url: bool(keep(canonical(url)))) if keep else None,
     )
     # Clustering thousands of URLs is CPU work: keep it off the event loop.
     profile = await asyncio.to_thread(
         derive_profile, result, entry_urls=entry_urls, sample_urls=sample_urls, keywords=keywords
     )
     fetched = await asyncio.gather(*(source.fetch(u) for u in sample_urls))
+    # The other pages of the target class the pre-crawl saw: the learner checks paths on them.
+    sample_set = {parse_url(u).url for u in sample_urls} | {f.final_url for f in fetched}
+    others = [h for u, h in result.target_html.items() if u not in sample_set and profile.is_target(u)]
     learned = await asyncio.to_thread(
         learn_wrapper,
-        (fetched[0].html, fetched[1].html),
-        (samples[0][1], samples[1][1]),
-        (sample_urls[0], sample_urls[1]),
+        [f.html for f in fetched],
+        [values for _, values in samples],
+        sample_urls,
+        others,
     )
     profile.wrapper = learned.wrapper
     return profile, result, learned.warnings

@@ -8,8 +8,11 @@ example URLs. Regexes match canonical URLs (``urlmodel.canonical``); the helpers
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,6 +105,22 @@ class SiteProfile:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n")
+
+    def save_atomic(self, path: str | Path) -> None:
+        """Replace ``path`` in one step (mode 644): a half-written profile must never steer a crawl."""
+        path = Path(path)
+        if not path.parent.is_dir():
+            raise UserError(f"{path}: folder {path.parent} does not exist")
+        fd, tmp = tempfile.mkstemp(prefix=".profile-", suffix=".json", dir=path.parent)
+        os.close(fd)
+        try:
+            self.save(tmp)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise UserError(f"{path}: cannot write site profile ({exc.strerror})") from None
 
     @classmethod
     def from_json(cls, data: Any, source: str = "profile") -> SiteProfile:

@@ -5,6 +5,8 @@ The induction part (``induction/part.py``) plugs two pieces into the crawl:
 * :class:`InductionHook` (``after_snapshot``) computes each page's tunneling weight (0 when its
   link-free text matches the keywords or it links to a target-class URL, else its parent's + 1)
   and, on a page of the target class, applies the wrapper and adds one row to ``records``.
+  The wrapper heals itself when the site's markup changed (``wrappers/heal.py``): each repair
+  is logged and the profile file rewritten with the new paths.
   Weights go to a small ``induction_weights`` table too, committed with the page, so a resumed
   crawl knows the weights of the pages it already fetched.
 * :meth:`SupervisedLinks.priority` follows only URLs of the target or a directory class, from
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +36,7 @@ from browsercrawl.induction.pages import TunnelingScorer, text_without_links
 from browsercrawl.induction.profile import SiteProfile
 from browsercrawl.induction.urlmodel import canonical
 from browsercrawl.storage.base import Store
+from browsercrawl.wrappers.heal import HealingWrapper, Repair
 
 RECORDS = "records"
 WEIGHTS = "induction_weights"
@@ -56,10 +60,18 @@ class _PageFacts:
 class InductionHook(PageHook):
     """Weighs every fetched page and extracts a record from target pages."""
 
-    def __init__(self, profile: SiteProfile, weights: dict[str, int]) -> None:
+    def __init__(
+        self,
+        profile: SiteProfile,
+        weights: dict[str, int],
+        on_repair: Callable[[Repair], None] | None = None,
+    ) -> None:
         self.profile = profile
         self.weights = weights
         self.scorer = TunnelingScorer(profile.keywords, profile.target_regex)
+        # A redesign of the site mid-crawl: fields whose paths find nothing are found again by
+        # their fingerprints, the wrapper (the profile's own object) updated in place.
+        self.healer = HealingWrapper(profile.wrapper, on_repair) if profile.wrapper is not None else None
 
     def _analyse(self, url: str, html: str, links: list[str], parent_weight: int | None) -> _PageFacts:
         """CPU part (lxml parsing, regexes, the wrapper): runs in a worker thread."""
@@ -72,8 +84,8 @@ class InductionHook(PageHook):
         text = text_without_links(html) if self.scorer.keywords is not None else ""
         weight = self.scorer.weight(url, parent_weight, text, out_links)
         record = None
-        if self.profile.wrapper is not None and self.profile.is_target(url):
-            record = record_row(url, self.profile.extract(html, base_url=url))
+        if self.healer is not None and self.profile.is_target(url):
+            record = record_row(url, self.healer.apply(html, base_url=url))
         return _PageFacts(weight, record)
 
     def parent_weight(self, req: Request) -> int | None:

@@ -1,263 +1,66 @@
-"""Wrapper learning from two sample pages and the values wanted on them (GWC, section 1).
+"""Wrapper learning from sample pages, the values wanted on them, and the cluster's other pages.
 
-Learning, for each label:
+Per label:
 
-1. Find the nodes holding the value on each sample: a leaf whose text equals it, else an attribute
-   that equals it (``href``, ``data-*``, ``datetime``...), else the deepest element whose text
-   equals it, else the deepest leaf, element or attribute that *contains* it (then a regex with
-   the text around the value on both samples cuts it out). Nodes on the common template tree
-   (their tag path exists in both samples) are tried first.
-2. Make each node's CSS path precise walking up to the root (or to an element with a unique,
-   stable id): the bare tag when no sibling shares it, else a class/id/attribute that tells it
-   from those siblings, else ``:nth-of-type(n)``.
-3. Keep the first path that extracts the right value from *both* samples; when none does, merge
-   the paths found on A and B (steps that differ lose their position or keep their common
-   attributes). So an extra block or a value appearing twice on one page does not mislead it.
-4. Repeated fields (a list of values, like comments): the paths of two instances are aligned and
-   the step where they are different siblings loses its position
-   (``li:nth-of-type(1) > p`` + ``li:nth-of-type(2) > p`` -> ``li > p``); the variant that finds
-   most of the listed values on both samples wins.
+1. Find the nodes holding the value on each sample, visible ones first (``candidates.py``).
+2. For each, candidate paths (``paths.py``): precise from the root or a stable id, learned on
+   another sample, merged across samples, without positions, and anchored on the label before the
+   value (``th:contains("ISBN") + td``). A value inside longer text gets a regex from context that
+   is stable on the site (``context.py``).
+3. Keep the candidates exact on *every* sample (more samples only remove wrong candidates), visible
+   before hidden, fewest positions first.
+4. With the other pages of the cluster (values unknown), check each (``validate.py``): found on
+   most pages, not one value everywhere when the samples differ, values of the samples' kind (date,
+   ISBN, price, name...). The first candidate within 0.05 of the best quality wins.
+5. A single value whose path, read as a list, finds a run of same-shaped siblings on unseen pages
+   (and exactly the sample value on every sample) is a list: one author on both samples does not
+   make ``authors`` single.
+6. A fingerprint of the node is stored with the rule for healing (``fingerprint.py``).
 
-The result is a readable JSON file (see docs/induction.md)::
-
-    {"format": "browsercrawl-wrapper/1",
-     "fields": {"title#text": "div#main > h1",
-                "author_url#href": "div.byline > a",
-                "comments#text[]": "ul.comments > li > p",
-                "price#text": {"css": "span.price", "regex": "Price: (.+?) EUR"}}}
+Fields given as lists on a sample are repeated fields: the paths of two instances are aligned and
+the step where they are siblings loses its position (the paper's rule).
 """
-
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from lxml import etree
 
-from browsercrawl.wrappers.model import (
-    _ATTR_ORDER,
-    _CLASS_TOKEN,
-    _GENERATED,
-    _NO_MATCH_ATTRS,
-    _SKIP,
-    FieldRule,
-    TextIndex,
-    Wrapper,
-    norm,
-    parse_html,
+from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
+from browsercrawl.wrappers.context import context_regex
+from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_of, units_form_a_run
+from browsercrawl.wrappers.fingerprint import fingerprint
+from browsercrawl.wrappers.model import FieldRule, Wrapper, norm
+from browsercrawl.wrappers.paths import (
+    class_steps,
+    column_of,
+    generalise_pair,
+    join,
+    label_steps,
+    merge_steps,
+    positions,
+    precise_steps,
+    run_of,
+    text_label,
+    without_positions,
 )
+from browsercrawl.wrappers.validate import FieldReport, check_on_cluster, first_node, has_kind, kind_of
 
-
-def _elements(root: etree._Element) -> Iterable[etree._Element]:
-    for el in root.iter():
-        if isinstance(el.tag, str) and not any(a.tag in _SKIP for a in _ancestors_or_self(el)):
-            yield el
-
-
-def _ancestors_or_self(el: etree._Element) -> Iterable[etree._Element]:
-    while el is not None:
-        yield el
-        el = el.getparent()
-
-
-def _is_leaf(el: etree._Element) -> bool:
-    return not any(isinstance(c.tag, str) for c in el)
-
-
-def tag_path(el: etree._Element) -> tuple[str, ...]:
-    return tuple(a.tag for a in reversed(list(_ancestors_or_self(el))))
-
-
-@dataclass
-class _Page:
-    root: etree._Element
-    texts: TextIndex
-    elements: list[etree._Element]
-    tag_paths: set[tuple[str, ...]]
-    ids: dict[str, int]
-
-
-def _page(html: str | bytes) -> _Page:
-    root = parse_html(html)
-    elements = list(_elements(root))
-    ids: dict[str, int] = {}
-    for el in elements:
-        if el.get("id"):
-            ids[el.get("id")] = ids.get(el.get("id"), 0) + 1
-    return _Page(root, TextIndex(root), elements, {tag_path(e) for e in elements}, ids)
-
-
-# --------------------------------------------------------------------------------------------
-# Finding the nodes that hold a value
-
-
-@dataclass
-class _Hit:
-    el: etree._Element
-    part: str
-    contains: bool  # the value is inside a longer text: a regex must cut it out
-    full: str  # the whole text or attribute value
-
-
-def _attr_equal(attr: str, value: str, name: str) -> bool:
-    if attr == value:
-        return True
-    # A link written relative on the page while the user pasted the absolute URL.
-    return name in ("href", "src") and attr.startswith("/") and len(attr) > 1 and value.endswith(attr)
-
-
-def find_hits(page: _Page, value: str, common: set[tuple[str, ...]] | None = None) -> list[_Hit]:
-    """Nodes holding ``value``: exact before contains, leaf before non-leaf, template first."""
-    value = norm(value)
-    if not value:
-        return []
-    leaf_eq, attr_eq, inner_eq, leaf_in, inner_in, attr_in = [], [], [], [], [], []
-    for el in page.elements:
-        text = page.texts.text(el)
-        if value not in text and not any(value in a or a in value for a in el.attrib.values()):
-            continue  # most elements: nothing to look at
-        leaf = _is_leaf(el)
-        if text == value:
-            (leaf_eq if leaf else inner_eq).append(_Hit(el, "text", False, text))
-        elif value in text:
-            (leaf_in if leaf else inner_in).append(_Hit(el, "text", True, text))
-        for name, attr in el.attrib.items():
-            if name in _NO_MATCH_ATTRS:
-                continue
-            a = norm(attr)
-            if _attr_equal(a, value, name):
-                attr_eq.append(_Hit(el, name, False, a))
-            elif value in a and name not in ("class", "id"):
-                attr_in.append(_Hit(el, name, True, a))
-    # Of nested elements with the same text keep the deepest: the others only wrap it.
-    inner_eq = [h for h in inner_eq if not any(_inside(o.el, h.el) for o in inner_eq if o is not h)]
-    inner_in = [
-        h
-        for h in inner_in
-        if not any(_inside(o.el, h.el) for o in inner_in + leaf_in + inner_eq + leaf_eq if o is not h)
-    ]
-    attr_eq.sort(key=lambda h: not _is_leaf(h.el))
-    hits = leaf_eq + attr_eq + inner_eq + leaf_in + inner_in + attr_in
-    if common is not None:  # stable sort: nodes of the common template tree first
-        hits.sort(key=lambda h: tag_path(h.el) not in common)
-    return hits
-
-
-def _inside(inner: etree._Element, outer: etree._Element) -> bool:
-    return any(a is outer for a in _ancestors_or_self(inner.getparent()))
-
-
-# --------------------------------------------------------------------------------------------
-# CSS paths
-
-
-def _css_string(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _step(el: etree._Element, *, positional: bool = True) -> str:
-    """One precise step: tag, else tag + telling attribute, else tag:nth-of-type(n)."""
-    tag = el.tag
-    parent = el.getparent()
-    if parent is None:
-        return tag
-    same = [s for s in parent if s.tag == tag]
-    if len(same) == 1:
-        return tag
-    others = [s for s in same if s is not el]
-    for name in (*_ATTR_ORDER, *sorted(k for k in el.attrib if k.startswith("data-"))):
-        val = el.get(name)
-        if not val or _GENERATED.search(val):
-            continue
-        if name == "class":
-            for token in val.split():
-                if _CLASS_TOKEN.match(token) and not any(
-                    token in (s.get("class") or "").split() for s in others
-                ):
-                    return f"{tag}.{token}"
-            continue
-        if not any(s.get(name) == val for s in others):
-            if name == "id" and _CLASS_TOKEN.match(val):
-                return f"{tag}#{val}"
-            return f"{tag}[{name}={_css_string(val)}]"
-    if not positional:
-        return tag
-    return f"{tag}:nth-of-type({same.index(el) + 1})"
-
-
-def precise_steps(el: etree._Element, page: _Page, *, anchor: bool = True) -> list[str]:
-    """Steps from the root (or from the nearest element with a unique stable id) down to ``el``."""
-    steps: list[str] = []
-    node = el
-    while node is not None and isinstance(node.tag, str):
-        node_id = node.get("id")
-        if (
-            anchor
-            and node is not el
-            and node_id
-            and page.ids.get(node_id) == 1
-            and _CLASS_TOKEN.match(node_id)
-            and not _GENERATED.search(node_id)
-        ):
-            steps.append(f"{node.tag}#{node_id}")
-            break
-        steps.append(_step(node))
-        node = node.getparent()
-    return list(reversed(steps))
-
-
-_NTH = re.compile(r":nth-of-type\(\d+\)$")
-
-
-def merge_steps(a: list[str], b: list[str]) -> list[str] | None:
-    """Two paths to corresponding nodes -> one: differing steps lose their position/attribute."""
-    if len(a) != len(b):
-        return None
-    out = []
-    for x, y in zip(a, b, strict=True):
-        if x == y:
-            out.append(x)
-            continue
-        tx, ty = re.match(r"[\w-]+", x), re.match(r"[\w-]+", y)
-        if not tx or not ty or tx.group(0) != ty.group(0):
-            return None
-        out.append(tx.group(0))
-    return out
-
-
-def generalise_pair(a: list[str], b: list[str]) -> list[str] | None:
-    """Two instances of a repeated field: drop the position where they are different siblings.
-
-    Walks from the leaf up to the first step where the two differ under the same parent path:
-    they are siblings there, so that step becomes the bare tag (the paper's rule). Deeper steps
-    that differ lose their position too.
-    """
-    if len(a) != len(b):
-        return None
-    for i in range(len(a) - 1, -1, -1):
-        if a[i] != b[i] and a[:i] == b[:i]:
-            tag = re.match(r"[\w-]+", a[i])
-            out = [*a[:i], tag.group(0) if tag else a[i]]
-            out += [x if x == y else _NTH.sub("", x) for x, y in zip(a[i + 1 :], b[i + 1 :], strict=True)]
-            return out
-    return list(a)
-
-
-def _join(steps: list[str]) -> str:
-    return " > ".join(steps)
-
-
-# --------------------------------------------------------------------------------------------
-# Learning
+MAX_HITS = 12
+MAX_CHECKED = 10  # exact candidates checked on the unseen pages, best first
+QUALITY_SLACK = 0.05
 
 
 @dataclass
 class LearnResult:
     wrapper: Wrapper
     warnings: list[str]
+    report: dict[str, FieldReport] = field(default_factory=dict)
 
 
 def _values(v: Any) -> list[str]:
@@ -268,108 +71,92 @@ def _values(v: Any) -> list[str]:
     return [norm(str(v))] if norm(str(v)) else []
 
 
-def _regex_for(hits: list[tuple[_Hit, str]]) -> str | None:
-    """A regex cutting the value out of the text around it, from the text shared by samples."""
-    pres, sufs = [], []
-    for hit, value in hits:
-        i = hit.full.find(value)
-        pres.append(hit.full[:i])
-        sufs.append(hit.full[i + len(value) :])
-    pre = _common_suffix(pres)[-24:]
-    suf = _common_prefix(sufs)[:24]
-    if len(hits) == 1:  # one sample only: the nearest word either side
-        pre = re.search(r"(\S*\s*)$", pre).group(1) if pre else ""
-        suf = re.match(r"(\s*\S*)", suf).group(1) if suf else ""
-    if not pre and not suf:
-        return None
-    return (_rx_text(pre) if pre else "^") + "(.+?)" + (_rx_text(suf) if suf else "$")
+def _same(rule: FieldRule, got: str, want: str) -> bool:
+    return got == want or (rule.part in ("href", "src") and attr_equal(got, want, rule.part))
 
 
-def _rx_text(text: str) -> str:
-    """A literal for a regex the user may read and edit: spaces and hyphens left unescaped."""
-    return re.escape(text).replace("\\ ", " ").replace("\\-", "-")
-
-
-def _common_prefix(xs: list[str]) -> str:
-    if not xs:
-        return ""
-    s, t = min(xs), max(xs)
-    n = 0
-    while n < len(s) and s[n] == t[n]:
-        n += 1
-    return s[:n]
-
-
-def _common_suffix(xs: list[str]) -> str:
-    return _common_prefix([x[::-1] for x in xs])[::-1]
-
-
-def _check(rule: FieldRule, page: _Page, expected: list[str]) -> float:
+def _check(rule: FieldRule, page: Page, expected: list[str]) -> float:
     """How well a rule does on one sample: 1.0 exact; for lists, the share of values found.
 
     Extra list items are not penalised here: a user lists a few comments of many. Among rules
     finding the same share, :func:`_extras` prefers the one adding fewest unlisted items.
     """
     got = rule.extract(page.root, page.texts)
-
-    def same(g: str, w: str) -> bool:
-        return g == w or (rule.part in ("href", "src") and _attr_equal(g, w, rule.part))
-
     if not rule.many:
-        return 1.0 if got is not None and same(got, expected[0]) else 0.0
+        return 1.0 if got is not None and _same(rule, got, expected[0]) else 0.0
     got = got or []
     if not got or not expected:
         return 0.0
-    return sum(1 for v in expected if any(same(g, v) for g in got)) / len(expected)
+    return sum(1 for v in expected if any(_same(rule, g, v) for g in got)) / len(expected)
 
 
-def _extras(rule: FieldRule, page: _Page, expected: list[str]) -> int:
+def _extras(rule: FieldRule, page: Page, expected: list[str]) -> int:
     got = rule.extract(page.root, page.texts) or []
     return sum(1 for g in got if g not in expected)
 
 
-def learn_wrapper(
-    samples: tuple[str | bytes, str | bytes],
-    values: tuple[Mapping[str, Any], Mapping[str, Any]],
-    names: tuple[str, str] = ("sample A", "sample B"),
-) -> LearnResult:
-    """Learn a wrapper from two sample pages and, per sample, ``label -> value or [values]``.
+def _as_pairs(samples: Sequence[Any], values: Sequence[Mapping[str, Any]]) -> None:
+    if len(samples) != len(values):
+        raise ValueError(f"{len(samples)} sample pages but {len(values)} value objects")
+    if not samples:
+        raise ValueError("learning a wrapper needs at least one sample page")
 
-    A label missing (or null) on one sample is optional: it is learned from the other one.
-    Labels whose value cannot be found are reported in ``warnings`` (naming label and sample)
-    and left out of the wrapper.
+
+def learn_wrapper(
+    samples: Sequence[str | bytes],
+    values: Sequence[Mapping[str, Any]],
+    names: Sequence[str] | None = None,
+    cluster_pages: Sequence[str | bytes] = (),
+) -> LearnResult:
+    """Learn a wrapper from sample pages and, per sample, ``label -> value or [values]``.
+
+    ``cluster_pages`` are other pages of the same class (the pre-crawl's), values unknown: they
+    pick between candidate paths, tell lists from single values and give each label's found-rate
+    (``report``). A label missing (or null) on a sample is optional there. Labels whose value
+    cannot be found are reported in ``warnings`` and left out; so are weak labels' rates.
     """
-    pages = (_page(samples[0]), _page(samples[1]))
-    common = pages[0].tag_paths & pages[1].tag_paths
+    _as_pairs(samples, values)
+    names = list(names) if names else [f"sample {chr(65 + i)}" for i in range(len(samples))]
+    pages = [page_of(s) for s in samples]
+    unseen = [page_of(s) for s in cluster_pages]
+    common = set.intersection(*(p.tag_paths for p in pages))
     warnings: list[str] = []
     learned: dict[str, FieldRule] = {}
-    labels = list(dict.fromkeys([*values[0].keys(), *values[1].keys()]))
-    # A value equal on both samples (both threads by the same author, who is also the logged-in
-    # user named in the header) can sit in several places that all "work" on both samples. Learn
-    # the labels whose values differ first; their nodes then anchor the record, and a same-valued
-    # label takes the exact path nearest to them (sorted() is stable: the user's order otherwise).
+    report: dict[str, FieldReport] = {}
+    labels = list(dict.fromkeys(label for v in values for label in v))
+    given = frozenset(x for v in values for raw in v.values() for x in _values(raw))
+    # A value equal on all samples (threads by the same author, who is also the logged-in user
+    # named in the header) can sit in several places that all "work". Learn the labels whose
+    # values differ first; their nodes anchor the record, and a same-valued label takes the exact
+    # path nearest to them (sorted() is stable: the user's order otherwise).
     anchors: list[etree._Element] = []
-    for label in sorted(labels, key=lambda lb: _same_on_both(values, lb)):
-        raw = (values[0].get(label), values[1].get(label))
+    for label in sorted(labels, key=lambda lb: _same_everywhere(values, lb)):
+        raw = [v.get(label) for v in values]
         many = any(isinstance(v, list) for v in raw)
-        wanted = (_values(raw[0]), _values(raw[1]))
-        hits: list[list[list[_Hit]]] = [[], []]
-        for s in (0, 1):
+        wanted = [_values(r) for r in raw]
+        hits: list[list[list[Hit]]] = []
+        for s, page in enumerate(pages):
+            per_value = []
             for v in wanted[s]:
-                found = find_hits(pages[s], v, common)
+                found = find_hits(page, v, common)
                 if not found:
                     warnings.append(f"label {label!r}: value {v!r} not found on {names[s]}")
-                hits[s].append(found)
-        usable = [s for s in (0, 1) if wanted[s] and any(hits[s])]
+                per_value.append(found)
+            hits.append(per_value)
+        usable = [s for s in range(len(pages)) if wanted[s] and any(hits[s])]
         if not usable:
-            if wanted[0] or wanted[1]:
-                warnings.append(f"label {label!r}: not found on either sample; left out")
+            if any(wanted):
+                warnings.append(f"label {label!r}: not found on any sample; left out")
             continue
-        same = _same_on_both(values, label)
+        kind = kind_of([v for s in usable for v in wanted[s]])
+        same = _same_everywhere(values, label)
+        ctx = _Context(label, pages, wanted, hits, usable, unseen, kind, given)
         if many:
-            rule = _learn_many(label, pages, wanted, hits, usable)
+            rule = _learn_many(ctx)
         else:
-            rule = _learn_one(label, pages, wanted, hits, usable, anchors if same else None)
+            rule = _learn_one(ctx, anchors if same else None)
+            if rule is not None:
+                rule = _maybe_list(ctx, rule)
         if rule is None:
             warnings.append(f"label {label!r}: no CSS path extracts it; left out")
             continue
@@ -377,27 +164,288 @@ def learn_wrapper(
         if min(score) < 1.0:
             bad = [names[s] for s, sc in zip(usable, score, strict=True) if sc < 1.0]
             warnings.append(f"label {label!r}: the learned path is not exact on {', '.join(bad)}")
+        first = usable[0]
+        nodes = rule.nodes(rule.css, pages[first].root, pages[first].texts)
+        if nodes:
+            rule.fingerprint = fingerprint(nodes[0], pages[first], wanted[first][0], kind, rule.many)
+            stable = _stable_label(rule, [pages[s] for s in usable] + unseen)
+            rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
+        if unseen:
+            check = check_on_cluster(rule, unseen, kind)
+            report[label] = FieldReport(
+                label, kind, rule.many, check.pages, check.found_rate, check.kind_rate
+            )
+            if report[label].weak():
+                warnings.append(
+                    f"label {label!r}: weak on the cluster: found on {check.found_rate:.0%} of "
+                    f"{check.pages} unseen pages, {check.kind_rate:.0%} of them a {kind or 'value'}"
+                )
         learned[label] = rule
         if not same and 0 in usable:  # anchors live on sample A, where same-valued labels start
-            anchors.extend(rule.selector()(pages[0].root)[:3])
-    return LearnResult(Wrapper([learned[lb] for lb in labels if lb in learned]), warnings)
+            anchors.extend(rule.nodes(rule.css, pages[0].root, pages[0].texts)[:3])
+    return LearnResult(Wrapper([learned[lb] for lb in labels if lb in learned]), warnings, report)
 
 
-def _same_on_both(values: tuple[Mapping[str, Any], Mapping[str, Any]], label: str) -> bool:
-    v0, v1 = _values(values[0].get(label)), _values(values[1].get(label))
-    return bool(v0) and v0 == v1
+def _stable_label(rule: FieldRule, pages: Sequence[Page]) -> str | None:
+    """The label before the field's node when it is the same on (nearly) every page, else None."""
+    labels = []
+    for page in pages:
+        nodes = rule.nodes(rule.css, page.root, page.texts)
+        if nodes:
+            labels.append(text_label(nodes[0], page))
+    if not labels or labels[0] is None:
+        return None
+    return labels[0] if sum(lb == labels[0] for lb in labels) >= 0.8 * len(labels) else None
+
+
+def _same_everywhere(values: Sequence[Mapping[str, Any]], label: str) -> bool:
+    given = [_values(v.get(label)) for v in values]
+    given = [g for g in given if g]
+    return len(given) >= 2 and all(g == given[0] for g in given)
+
+
+@dataclass
+class _Context:
+    label: str
+    pages: list[Page]
+    wanted: list[list[str]]
+    hits: list[list[list[Hit]]]
+    usable: list[int]
+    unseen: list[Page]
+    kind: str | None
+    given: frozenset[str] = frozenset()  # every value the user gave, of any label
+
+    def is_label(self, text: str | None) -> bool:
+        """Text before a node is a label unless it is a value the user gave (a coincidence)."""
+        return text is not None and text not in self.given
+
+    def exact(self, rule: FieldRule) -> bool:
+        return all(_check(rule, self.pages[s], self.wanted[s]) == 1.0 for s in self.usable)
+
+    def samples_differ(self) -> bool:
+        return len({tuple(self.wanted[s]) for s in self.usable}) > 1
 
 
 def _nearness(el: etree._Element, anchors: list[etree._Element]) -> int:
     """Depth of the deepest common ancestor of ``el`` and any anchor: higher = nearer."""
-    mine = {id(a): depth for depth, a in enumerate(reversed(list(_ancestors_or_self(el))))}
+    mine = {id(a): depth for depth, a in enumerate(reversed(list(ancestors_or_self(el))))}
     best = 0
     for anchor in anchors:
-        for a in _ancestors_or_self(anchor):
+        for a in ancestors_or_self(anchor):
             if id(a) in mine:
                 best = max(best, mine[id(a)])
                 break
     return best
+
+
+def _raw_texts(rule: FieldRule, page: Page) -> list[str]:
+    """The texts a regex of the rule would search: each line of each node (``<br>`` ends one)."""
+    out = []
+    for el in rule.selector()(page.root):
+        if rule.part == "text":
+            out.extend(page.texts.lines(el))
+        elif el.get(rule.part):
+            out.append(norm(el.get(rule.part)))
+    return out
+
+
+def _with_regex(ctx: _Context, label: str, part: str, css: str, many: bool) -> list[FieldRule]:
+    """Rules for ``css`` with a regex cutting the value out of the node's longer text.
+
+    Two contexts: the line holding the value (``<br>`` ends a line: ``^Publisher: (.+?)$``), and
+    the node's whole text (a label lines away: ``Publisher: .+?, (.+?), ``); both are tried.
+    """
+    bare = FieldRule(label, part, css, many)
+    kind = ctx.kind
+    plausible = (lambda v: has_kind(v, kind)) if kind else None
+    rules = []
+    for texts_of in (_raw_texts, _whole_texts):
+        pairs = []
+        for s in ctx.usable:
+            want = ctx.wanted[s][0]
+            full = next((t for t in texts_of(bare, ctx.pages[s]) if want in t), None)
+            if full is None:
+                break
+            pairs.append((full, want))
+        else:
+            refs = [" \n ".join(texts_of(bare, p)) for p in ctx.unseen]
+            regex = context_regex(pairs, refs, plausible)
+            if regex and all(r.regex != regex for r in rules):
+                rules.append(FieldRule(label, part, css, many, regex))
+    return rules
+
+
+def _whole_texts(rule: FieldRule, page: Page) -> list[str]:
+    out = []
+    for el in rule.selector()(page.root):
+        raw = page.texts.text(el) if rule.part == "text" else norm(el.get(rule.part))
+        if raw:
+            out.append(raw)
+    return out
+
+
+def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
+    page = ctx.pages[first]
+    mine = {a: precise_steps(h.el, page, anchor=a) for a in (True, False)}
+    by_label = label_steps(h.el, page, None) if ctx.is_label(text_label(h.el, page)) else None
+    out: list[list[str] | None] = [mine[True], mine[False], by_label, class_steps(h.el, page)]
+    for s in ctx.usable:
+        if s == first:
+            continue
+        for o in ctx.hits[s][0][:6]:
+            if o.part != h.part or o.hidden != h.hidden:
+                continue
+            for anchor in (True, False):
+                theirs = precise_steps(o.el, ctx.pages[s], anchor=anchor)
+                out.extend([theirs, merge_steps(mine[anchor], theirs)])
+    out.extend([without_positions(x) for x in out if x])
+    return out
+
+
+def _own_text(el: etree._Element) -> str:
+    return norm((el.text or "") + "".join(c.tail or "" for c in el))
+
+
+def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> FieldRule | None:
+    """A single value: candidates exact on every sample, ranked, checked on the unseen pages."""
+    first = ctx.usable[0]
+    seen: set[tuple[str, str]] = set()
+    exact: list[tuple[tuple, FieldRule]] = []
+    best: tuple[float, FieldRule] | None = None
+    for order, h in enumerate(ctx.hits[first][0][:MAX_HITS]):
+        for steps in _step_variants(ctx, h, first):
+            if not steps or (h.part, join(steps)) in seen:
+                continue
+            seen.add((h.part, join(steps)))
+            css = join(steps)
+            rules = (
+                _with_regex(ctx, ctx.label, h.part, css, False)
+                if h.contains
+                else [FieldRule(ctx.label, h.part, css)]
+            )
+            if h.part == "text" and (ctx.unseen or h.contains) and _own_text(h.el) == ctx.wanted[first][0]:
+                # The element's own text: a child that sometimes holds more (a series prefix
+                # inside the title) is left out; the unseen pages tell which reading is right.
+                rules.append(FieldRule(ctx.label, "own", css))
+            for rule in rules:
+                score = sum(_check(rule, ctx.pages[s], ctx.wanted[s]) for s in ctx.usable)
+                if best is None or score > best[0]:
+                    best = (score, rule)
+                if score < len(ctx.usable):
+                    continue
+                near = 0
+                if anchors and first == 0:
+                    found = rule.selector()(ctx.pages[first].root)
+                    near = _nearness(found[0], anchors) if found else 0
+                exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
+        column = _column_rule(ctx, h, first)
+        if column is not None:
+            near = 0
+            if anchors and first == 0:
+                found = column[1].nodes(column[1].css, ctx.pages[first].root, ctx.pages[first].texts)
+                near = _nearness(found[0], anchors) if found else 0
+            exact.append(((h.hidden, -near, column[0], order, len(exact)), column[1]))
+    if not exact:
+        return best[1] if best else None
+    ranked = [r for _, r in sorted(exact, key=lambda x: x[0])]
+    if not ctx.unseen:
+        return ranked[0]
+    checks = [
+        (r, check_on_cluster(r, ctx.unseen, ctx.kind, _sample_label(ctx, r))) for r in ranked[:MAX_CHECKED]
+    ]
+    # One value on every unseen page is a constant (the site's name, the logged-in user), not a
+    # field, unless no candidate varies (then the field is constant on this site).
+    checks = [c for c in checks if not c[1].identical()] or checks
+    top = max(c.quality() for _, c in checks)
+    return next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
+
+
+def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[int, FieldRule] | None:
+    """The hit's value found by its label in a parallel column, when exact on every sample."""
+    if h.contains or h.part != "text":
+        return None
+    found = column_of(h.el, ctx.pages[first])
+    if found is None:
+        return None
+    values_css, labels_css, text = found
+    labels = [
+        t for el in ctx.pages[first].root.cssselect(labels_css) if (t := ctx.pages[first].texts.text(el))
+    ]
+    if any(not ctx.is_label(t) for t in labels):
+        return None  # a run holding values the user gave is another record's cells, not labels
+    rule = FieldRule(ctx.label, "text", values_css, column={"labels": labels_css, "label": text})
+    if not ctx.exact(rule):
+        return None
+    return positions(values_css) + positions(labels_css), rule
+
+
+def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
+    """The label before the rule's node when every sample has the same one (``Edition``)."""
+    if rule.column is not None:
+        return None  # its label is the one in the label column, checked by the rule itself
+    labels = set()
+    for s in ctx.usable:
+        node = first_node(rule, ctx.pages[s])
+        labels.add(text_label(node, ctx.pages[s]) if node is not None else None)
+    label = labels.pop() if len(labels) == 1 else None
+    return label if ctx.is_label(label) else None
+
+
+def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
+    """Read a single-value rule as a list when unseen pages show a run of same-shaped values."""
+    if not ctx.unseen or (rule.part != "text" and rule.regex):
+        return rule
+    steps = rule.css.split(" > ")
+    variants = [rule.css]
+    for i in range(len(steps) - 1, max(-1, len(steps) - 4), -1):
+        if positions(steps[i]):
+            variants.append(join([*steps[:i], *without_positions([steps[i]]), *steps[i + 1 :]]))
+            break
+    if " + " in steps[-1]:  # a label path: every same-tag sibling after the label, not the first
+        variants.append(join([*steps[:-1], steps[-1].replace(" + ", " ~ ")]))
+    for css in variants:
+        many = FieldRule(rule.label, rule.part, css, True, rule.regex)
+        if not all(
+            (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
+        ):
+            continue  # the samples prove it single: the list would add values to them
+        check = check_on_cluster(many, ctx.unseen, ctx.kind)
+        if check.multi == 0 or check.kind_rate < 0.9:
+            continue
+        runs = [
+            units_form_a_run(many.selector()(p.root))
+            for p in ctx.unseen
+            if len(many.extract(p.root, p.texts) or []) > 1
+        ]
+        if sum(runs) >= 0.9 * len(runs):
+            return many
+    return _split_list(ctx, rule) or rule
+
+
+# Separators of a list written in one text; a comma or semicolon must be among them ("War and
+# Peace" is one title, "Doe, Roe and Wei" three names).
+_LIST_SEPARATORS = (", ", "; ", " and ", " & ")
+
+
+def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule as a list split at separators the unseen values hold and the sample values do not."""
+    values = [v for p in ctx.unseen if isinstance(v := rule.extract(p.root, p.texts), str)]
+    given = [v for s in ctx.usable for v in ctx.wanted[s]]
+    seps = [
+        sep for sep in _LIST_SEPARATORS if any(sep in v for v in values) and not any(sep in g for g in given)
+    ]
+    if not any(sep.strip() in ",;" for sep in seps):
+        return None
+    split = "|".join(re.escape(sep) for sep in seps)
+    many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split)
+    if not all(
+        (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
+    ):
+        return None
+    check = check_on_cluster(many, ctx.unseen, ctx.kind)
+    if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
+        return None
+    return many
 
 
 def _rules_for(
@@ -405,62 +453,17 @@ def _rules_for(
 ) -> Iterable[FieldRule]:
     seen = set()
     for steps in steps_list:
-        if steps and _join(steps) not in seen:
-            seen.add(_join(steps))
-            yield FieldRule(label, part, _join(steps), many, regex)
+        if steps and join(steps) not in seen:
+            seen.add(join(steps))
+            yield FieldRule(label, part, join(steps), many, regex)
 
 
-def _learn_one(label, pages, wanted, hits, usable, anchors=None) -> FieldRule | None:
-    """A single value: the first candidate path that extracts it exactly from every sample.
-
-    With ``anchors`` (nodes of labels whose values differ between samples, on sample A), every
-    candidate's exact path is considered and the one whose node is nearest the anchors wins.
-    """
-    first = usable[0]
-    other = 1 - first
-    cands = [h for h in hits[first][0]][:12]
-    other_hits = hits[other][0][:12] if other in usable else []
-    best: tuple[float, FieldRule] | None = None
-    exact: list[tuple[int, int, FieldRule]] = []  # (nearness, -order, rule)
-    for h in cands:
-        regex = None
-        if h.contains:
-            pair = [(h, wanted[first][0])]
-            twin = next((o for o in other_hits if o.part == h.part and o.contains), None)
-            if twin is not None:
-                pair.append((twin, wanted[other][0]))
-            regex = _regex_for(pair)
-        variants = [precise_steps(h.el, pages[first]), precise_steps(h.el, pages[first], anchor=False)]
-        for o in other_hits:
-            if o.part == h.part:
-                for anchor in (True, False):
-                    variants.append(precise_steps(o.el, pages[other], anchor=anchor))
-                    variants.append(
-                        merge_steps(
-                            precise_steps(h.el, pages[first], anchor=anchor),
-                            precise_steps(o.el, pages[other], anchor=anchor),
-                        )
-                    )
-        for rule in _rules_for(label, h.part, variants, False, regex):
-            score = sum(_check(rule, pages[s], wanted[s]) for s in usable)
-            if best is None or score > best[0]:
-                best = (score, rule)
-            if score == len(usable):
-                if not anchors or first != 0:
-                    return rule
-                found = rule.selector()(pages[first].root)
-                exact.append((_nearness(found[0], anchors) if found else 0, -len(exact), rule))
-                break  # the next candidate node
-    if exact:
-        return max(exact, key=lambda x: (x[0], x[1]))[2]
-    return best[1] if best else None
-
-
-def _learn_many(label, pages, wanted, hits, usable) -> FieldRule | None:
+def _learn_many(ctx: _Context) -> FieldRule | None:
     """A repeated field: generalise the paths of two instances, keep what finds most values."""
-    instances: list[tuple[int, str, _Hit]] = []
-    for s in usable:
-        for value, found in zip(wanted[s], hits[s], strict=True):
+    pages, wanted = ctx.pages, ctx.wanted
+    instances: list[tuple[int, str, Hit]] = []
+    for s in ctx.usable:
+        for value, found in zip(wanted[s], ctx.hits[s], strict=True):
             if found:
                 instances.append((s, value, found[0]))
     part = instances[0][2].part
@@ -471,14 +474,64 @@ def _learn_many(label, pages, wanted, hits, usable) -> FieldRule | None:
         for j in range(i + 1, min(len(paths), i + 9)):
             variants.append(generalise_pair(paths[i][1], paths[j][1]))
     variants.extend(p for _, p in paths)
-    contains = [(h, v) for _, v, h in instances if h.contains][:4]
-    regex = _regex_for(contains) if contains else None
-    best: tuple[tuple[float, int, int], FieldRule] | None = None
-    for rule in _rules_for(label, part, variants, True, regex):
-        score = sum(_check(rule, pages[s], wanted[s]) for s in usable)
+    variants.extend(class_steps(h.el, pages[s]) for s, _, h in instances)
+    variants.extend(run_of(label_steps(h.el, pages[s], None)) for s, _, h in instances[:2])
+    contains = [(h.full, v) for _, v, h in instances if h.contains][:4]
+    regex = context_regex(contains) if contains else None
+    rules = list(_rules_for(ctx.label, part, variants, True, regex))
+    split = _written_list(ctx)
+    if split is not None:  # "Jane Doe, John Roe" in one node: the same paths, split
+        rules += [
+            FieldRule(r.label, r.part, r.css, True, split=_more_separators(ctx, r, split))
+            for r in _rules_for(ctx.label, part, variants, True, None)
+        ]
+    best: tuple[tuple[float, int, int, int], FieldRule] | None = None
+    for rule in rules:
+        score = sum(_check(rule, pages[s], wanted[s]) for s in ctx.usable)
         if score == 0:
             continue
-        key = (score, -sum(_extras(rule, pages[s], wanted[s]) for s in usable), -len(rule.css))
+        extras = sum(_extras(rule, pages[s], wanted[s]) for s in ctx.usable)
+        key = (score, -extras, -positions(rule.css), -len(rule.css))
         if best is None or key > best[0]:
             best = (key, rule)
     return best[1] if best else None
+
+
+def _more_separators(ctx: _Context, rule: FieldRule, split: str) -> str:
+    """``split`` plus the list separators the node's text shows on unseen pages ("A, B & C")."""
+    given = [v for s in ctx.usable for v in ctx.wanted[s]]
+    texts = [t for p in ctx.unseen for t in (rule.extract(p.root, p.texts) or [])[:1]]
+    extra = [
+        re.escape(sep)
+        for sep in _LIST_SEPARATORS
+        if re.escape(sep) not in split.split("|")
+        and any(sep in t for t in texts)
+        and not any(sep in g for g in given)
+    ]
+    return "|".join([*split.split("|"), *extra])
+
+
+def _written_list(ctx: _Context) -> str | None:
+    """The separators when a sample's listed values are written in one text ("A, B and C")."""
+    seps: set[str] = set()
+    for s in ctx.usable:
+        values = ctx.wanted[s]
+        if len(values) < 2:
+            continue
+        for el in ctx.pages[s].elements:
+            text = ctx.pages[s].texts.text(el)
+            if not all(v in text for v in values) or any(
+                all(v in ctx.pages[s].texts.text(c) for v in values) for c in el if isinstance(c.tag, str)
+            ):
+                continue  # not the deepest node holding them all
+            rest = text[text.find(values[0]) :]
+            for a, b in pairwise(values):
+                i, j = rest.find(a), rest.find(b)
+                if i < 0 or j < i + len(a):
+                    break
+                sep = rest[i + len(a) : j]
+                if sep.strip(" ") in (",", ";", "and", "&", "/"):
+                    seps.add(sep)
+                rest = rest[j:]
+            break
+    return "|".join(re.escape(x) for x in sorted(seps, key=len, reverse=True)) if seps else None

@@ -7,7 +7,19 @@ apply one (social, the crawl's extract step) do not carry the learner. The file 
      "fields": {"title#text": "div#main > h1",
                 "author_url#href": "div.byline > a",
                 "comments#text[]": "ul.comments > li > p",
-                "price#text": {"css": "span.price", "regex": "Price: (.+?) EUR"}}}
+                "price#text": {"css": "span.price", "regex": "Price: (.+?) EUR"},
+                "isbn#text": {"css": "dl > dt:contains(\"ISBN\") + dd",
+                              "alternates": ["dl > dd:nth-of-type(4)"],
+                              "fingerprint": {"tag": "dd", "label": "ISBN", "kind": "isbn", ...}}}}
+
+A field is a CSS path string, or an object with ``css`` and optional ``regex`` (first group kept),
+``alternates`` (older paths tried in order when ``css`` finds nothing: a healed wrapper keeps the
+path it replaced), ``column`` (``{"labels": CSS, "label": "ISBN"}``: of the nodes ``css`` finds,
+the one in the position of that label among the nodes ``labels`` finds: label and value columns,
+header rows), ``split`` (a regex splitting one node's text into a list: ``", | and "``) and
+``fingerprint`` (what the node looked like, for healing; see ``heal.py``). Besides ``text`` and
+attribute names, a key's part may be ``own``: an element's own text, without its children's.
+Files without the optional keys (every older wrapper) read as before.
 """
 
 from __future__ import annotations
@@ -20,8 +32,8 @@ from typing import Any
 from urllib.parse import urljoin
 
 import lxml.html
+from cssselect import HTMLTranslator
 from lxml import etree
-from lxml.cssselect import CSSSelector
 
 from browsercrawl.errors import UserError
 
@@ -35,6 +47,16 @@ _KEY = re.compile(r"^(?P<label>[^#]+)#(?P<part>[A-Za-z_:][-\w:.]*)(?P<many>\[\])
 _ATTR_ORDER = ("id", "class", "itemprop", "property", "name", "role", "rel", "type")
 _NO_MATCH_ATTRS = {"style"}
 _URL_ATTRS = ("href", "src")
+
+
+# cssselect's own translator: ``:contains("ISBN")`` is a case-sensitive XPath contains() (lxml's
+# subclass lower-cases through an extension function, which also matches "First published").
+_TRANSLATOR = HTMLTranslator()
+
+
+def compile_css(css: str) -> etree.XPath:
+    """A CSS path as a compiled XPath; raises cssselect's errors on a bad path."""
+    return etree.XPath(_TRANSLATOR.css_to_xpath(css))
 
 
 def norm(text: str | None) -> str:
@@ -55,36 +77,84 @@ class FieldRule:
     css: str
     many: bool = False
     regex: str | None = None
-    _selector: CSSSelector | None = field(default=None, repr=False, compare=False)
+    fingerprint: dict[str, Any] | None = field(default=None, compare=False)
+    alternates: list[str] = field(default_factory=list)
+    # Values told apart only by position beside a parallel run of labels (a column of labels
+    # next to a column of values, a header row over a data row): {"labels": CSS, "label": text}.
+    column: dict[str, str] | None = None
+    # A list written in one node's text ("Jane Doe, John Roe and Li Wei"): the separators' regex.
+    split: str | None = None
+    _selectors: dict[str, etree.XPath] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def key(self) -> str:
         return f"{self.label}#{self.part}" + ("[]" if self.many else "")
 
-    def selector(self) -> CSSSelector:
-        if self._selector is None:
-            self._selector = CSSSelector(self.css, translator="html")
-        return self._selector
+    def selector(self, css: str | None = None) -> etree.XPath:
+        css = css or self.css
+        sel = self._selectors.get(css)
+        if sel is None:
+            sel = self._selectors[css] = compile_css(css)
+        return sel
 
     def extract(self, root: etree._Element, texts: TextIndex, base_url: str | None = None) -> Value:
-        """The value(s) on one page; ``href``/``src`` resolved against ``base_url`` when given."""
+        """The value(s) on one page; ``href``/``src`` resolved against ``base_url`` when given.
+
+        The alternates (paths this one replaced) are tried in order when ``css`` finds nothing.
+        """
+        for css in (self.css, *self.alternates):
+            got = self.extract_with(css, root, texts, base_url)
+            if got:
+                return got
+        return [] if self.many else None
+
+    def nodes(self, css: str, root: etree._Element, texts: TextIndex) -> list[etree._Element]:
+        """The nodes ``css`` selects; with a column label, only the one in the label's position."""
+        found = self.selector(css)(root)
+        if self.column is None:
+            return found
+        labels = [texts.text(el) for el in self.selector(self.column["labels"])(root)]
+        want = self.column["label"]
+        index = next((i for i, text in enumerate(labels) if text == want), None)
+        return [found[index]] if index is not None and index < len(found) else []
+
+    def cut(self, el: etree._Element, texts: TextIndex, base_url: str | None = None) -> str | None:
+        """The value one node gives: its text or attribute, cut by the regex; None if none."""
+        if self.part not in ("text", "own") and el.get(self.part) is None:
+            return None
+        if self.part == "text":
+            raw = texts.text(el)
+        elif self.part == "own":  # the element's own text, without its children's
+            raw = norm((el.text or "") + "".join(c.tail or "" for c in el))
+        else:
+            raw = norm(el.get(self.part))
+        if base_url and self.part in _URL_ATTRS and raw:
+            raw = urljoin(base_url, raw)
+        if self.regex:
+            # Line by line first (``Publisher: Tor<br>Edition: 2nd``), then the whole text.
+            lines = texts.lines(el) if self.part == "text" else []
+            m = next((m for m in (re.search(self.regex, x) for x in lines) if m), None)
+            m = m or re.search(self.regex, raw)
+            if not m:
+                return None
+            raw = norm(m.group(1) if m.groups() else m.group(0))
+        return raw or None
+
+    def extract_with(
+        self, css: str, root: etree._Element, texts: TextIndex, base_url: str | None = None
+    ) -> Value:
+        """The value(s) one path of this rule finds."""
         values = []
-        for el in self.selector()(root):
-            raw = texts.text(el) if self.part == "text" else norm(el.get(self.part))
-            if self.part != "text" and el.get(self.part) is None:
-                continue
-            if base_url and self.part in _URL_ATTRS and raw:
-                raw = urljoin(base_url, raw)
-            if self.regex:
-                m = re.search(self.regex, raw)
-                if not m:
-                    continue
-                raw = norm(m.group(1) if m.groups() else m.group(0))
-            if not raw:
+        for el in self.nodes(css, root, texts):
+            raw = self.cut(el, texts, base_url)
+            if raw is None:
                 continue
             if not self.many:
                 return raw
-            values.append(raw)
+            if self.split:
+                values.extend(v for v in (norm(x) for x in re.split(self.split, raw)) if v)
+            else:
+                values.append(raw)
         return values if self.many else None
 
 
@@ -97,7 +167,18 @@ class Wrapper:
     def to_json(self) -> dict[str, Any]:
         fields: dict[str, Any] = {}
         for r in self.rules:
-            fields[r.key] = {"css": r.css, "regex": r.regex} if r.regex else r.css
+            spec: dict[str, Any] = {"css": r.css}
+            if r.regex:
+                spec["regex"] = r.regex
+            if r.alternates:
+                spec["alternates"] = list(r.alternates)
+            if r.column:
+                spec["column"] = dict(r.column)
+            if r.split:
+                spec["split"] = r.split
+            if r.fingerprint:
+                spec["fingerprint"] = r.fingerprint
+            fields[r.key] = spec if len(spec) > 1 else r.css
         return {"format": FORMAT, "fields": fields}
 
     def save(self, path: str | Path) -> None:
@@ -114,8 +195,35 @@ class Wrapper:
             if not m:
                 raise UserError(f'{source}: field key {key!r} is not "label#text" or "label#attr"')
             regex = None
+            alternates: list[str] = []
+            fingerprint = None
+            column = None
+            split = None
             if isinstance(spec, dict):
                 css, regex = spec.get("css"), spec.get("regex")
+                alternates = spec.get("alternates") or []
+                fingerprint = spec.get("fingerprint")
+                if not isinstance(alternates, list) or not all(
+                    isinstance(a, str) and a.strip() for a in alternates
+                ):
+                    raise UserError(f"{source}: fields.{key}.alternates must be a list of CSS paths")
+                if fingerprint is not None and not isinstance(fingerprint, dict):
+                    raise UserError(f"{source}: fields.{key}.fingerprint must be an object")
+                split = spec.get("split")
+                if split is not None:
+                    if not isinstance(split, str) or not split:
+                        raise UserError(f"{source}: fields.{key}.split must be a regex string")
+                    try:
+                        re.compile(split)
+                    except re.error as exc:
+                        raise UserError(f"{source}: fields.{key}.split: {exc}") from None
+                column = spec.get("column")
+                if column is not None and not (
+                    isinstance(column, dict)
+                    and isinstance(column.get("labels"), str)
+                    and isinstance(column.get("label"), str)
+                ):
+                    raise UserError(f'{source}: fields.{key}.column needs "labels" (CSS) and "label" strings')
                 if regex is not None:
                     if not isinstance(regex, str):
                         raise UserError(f"{source}: fields.{key}.regex must be a string")
@@ -127,11 +235,22 @@ class Wrapper:
                 css = spec
             if not isinstance(css, str) or not css.strip():
                 raise UserError(f"{source}: fields.{key} needs a CSS path string")
-            rule = FieldRule(m["label"], m["part"], css, bool(m["many"]), regex)
+            rule = FieldRule(
+                m["label"],
+                m["part"],
+                css,
+                bool(m["many"]),
+                regex,
+                fingerprint,
+                list(alternates),
+                column,
+                split,
+            )
             try:
-                rule.selector()
+                for path in (css, *alternates, *([column["labels"]] if column else [])):
+                    rule.selector(path)
             except Exception as exc:  # cssselect raises several error types
-                raise UserError(f"{source}: fields.{key}: bad CSS path {css!r} ({exc})") from None
+                raise UserError(f"{source}: fields.{key}: bad CSS path {path!r} ({exc})") from None
             rules.append(rule)
         return cls(rules)
 
@@ -154,7 +273,12 @@ class Wrapper:
         storing records wants them; a ``<base href>`` on the page takes precedence, like a browser.
         """
         root = parse_html(html)
-        texts = TextIndex(root)
+        return self.apply_parsed(root, TextIndex(root), base_url)
+
+    def apply_parsed(
+        self, root: etree._Element, texts: TextIndex, base_url: str | None = None
+    ) -> dict[str, Value]:
+        """:meth:`apply` on a page already parsed (healing parses once for both)."""
         if base_url:
             base = root.xpath("string(//base/@href)").strip()
             base_url = urljoin(base_url, base) if base else base_url
@@ -189,11 +313,17 @@ class TextIndex:
             return ""
         parts = [el.text or ""]
         for child in el:
+            if child.tag == "br":
+                parts.append("\n")  # a line break separates words (and lines), as a browser shows it
             parts.append(self._fill(child))
             parts.append(child.tail or "")
         raw = "".join(parts)
         self._raw[el] = raw
         return raw
+
+    def lines(self, el: etree._Element) -> list[str]:
+        """The element's text split at ``<br>``: a value rarely runs over a line break."""
+        return [line for line in (norm(x) for x in self._raw.get(el, "").split("\n")) if line]
 
     def text(self, el: etree._Element) -> str:
         done = self._norm.get(el)

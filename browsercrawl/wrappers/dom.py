@@ -1,0 +1,106 @@
+"""A parsed sample page and the small tree questions learning and healing ask about it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+from lxml import etree
+
+from browsercrawl.wrappers.model import _SKIP, TextIndex, parse_html
+
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# Utility classes that hide a block in every common CSS framework.
+_HIDDEN_CLASSES = {"hidden", "d-none", "hide", "is-hidden", "visually-hidden", "sr-only", "invisible"}
+_NEVER_SHOWN = {"meta", "input", "link", "title"}
+
+
+def ancestors_or_self(el: etree._Element | None) -> Iterable[etree._Element]:
+    while el is not None:
+        yield el
+        el = el.getparent()
+
+
+def is_leaf(el: etree._Element) -> bool:
+    return not any(isinstance(c.tag, str) for c in el)
+
+
+def tag_path(el: etree._Element) -> tuple[str, ...]:
+    return tuple(a.tag for a in reversed(list(ancestors_or_self(el))))
+
+
+def inside(inner: etree._Element, outer: etree._Element) -> bool:
+    """True when ``outer`` is a proper ancestor of ``inner``."""
+    return any(a is outer for a in ancestors_or_self(inner.getparent()))
+
+
+def _hides(el: etree._Element) -> bool:
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+        return True
+    if el.tag in _NEVER_SHOWN and (el.tag != "input" or el.get("type", "").lower() == "hidden"):
+        return True
+    if _HIDDEN_STYLE.search(el.get("style") or ""):
+        return True
+    return bool(_HIDDEN_CLASSES & set((el.get("class") or "").split()))
+
+
+@dataclass
+class Page:
+    """One parsed page: its root, text index, visible/hidden elements and id counts."""
+
+    root: etree._Element
+    texts: TextIndex
+    elements: list[etree._Element]
+    ids: dict[str, int]
+    hidden: set[etree._Element]
+
+    @cached_property
+    def tag_paths(self) -> set[tuple[str, ...]]:
+        """Every element's tag path (learning compares samples' trees; healing never needs it)."""
+        return {tag_path(e) for e in self.elements}
+
+    def is_hidden(self, el: etree._Element) -> bool:
+        """A person does not read it: hidden itself or inside a hidden block."""
+        return el in self.hidden
+
+
+def page_of(html: str | bytes) -> Page:
+    return page_from_root(parse_html(html))
+
+
+def page_from_root(root: etree._Element, texts: TextIndex | None = None) -> Page:
+    elements: list[etree._Element] = []
+    hidden: set[etree._Element] = set()
+    _walk(root, False, elements, hidden)
+    ids: dict[str, int] = {}
+    for el in elements:
+        if el.get("id"):
+            ids[el.get("id")] = ids.get(el.get("id"), 0) + 1
+    return Page(root, texts or TextIndex(root), elements, ids, hidden)
+
+
+def _walk(el: etree._Element, hidden: bool, out: list, hidden_set: set) -> None:
+    if not isinstance(el.tag, str) or el.tag in _SKIP:
+        return
+    hidden = hidden or _hides(el)
+    out.append(el)
+    if hidden:
+        hidden_set.add(el)
+    for child in el:
+        _walk(child, hidden, out, hidden_set)
+
+
+def units_form_a_run(els: list[etree._Element]) -> bool:
+    """The matched nodes sit in same-shaped siblings (one per node) under one ancestor."""
+    if len(els) < 2:
+        return True
+    chains = [list(reversed(list(ancestors_or_self(e)))) for e in els]
+    depth = 0
+    while all(len(c) > depth + 1 for c in chains) and len({id(c[depth]) for c in chains}) == 1:
+        depth += 1
+    units = [c[depth] for c in chains]
+    if len({id(u) for u in units}) != len(units):
+        return False
+    return len({(u.tag, u.get("class")) for u in units}) == 1

@@ -1,0 +1,144 @@
+"""What a field's node looked like when it was learned, and how alike another node is.
+
+Stored beside the path in the wrapper file so a wrapper can find its field again after a
+redesign (``heal.py``). It holds what usually survives one: the label before the value (``ISBN``),
+the kind of value (date, price...), the tag and classes, the text's shape, the neighbours' tags and
+the tag path. Similarity is a weighted mean of rapidfuzz ratios and equalities, in ``[0, 1]``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lxml import etree
+from rapidfuzz import fuzz
+
+from browsercrawl.wrappers.dom import Page, ancestors_or_self
+from browsercrawl.wrappers.model import _GENERATED
+from browsercrawl.wrappers.paths import text_label
+from browsercrawl.wrappers.validate import has_kind
+
+_ATTRS = ("itemprop", "property", "name", "role", "rel", "type")
+
+
+def shape(text: str) -> str:
+    """``The River 12`` -> ``Aa Aa 9``: letters, digits and punctuation runs, not the words."""
+    s = re.sub(r"[A-ZÀ-Þ]", "A", text)
+    s = re.sub(r"[a-zß-ÿ]+", "a", s)
+    s = re.sub(r"[0-9]+", "9", s)
+    return re.sub(r"(Aa?)+", "Aa", s)[:40]
+
+
+def _sig(el: etree._Element | None) -> str:
+    if el is None or not isinstance(el.tag, str):
+        return ""
+    cls = [t for t in (el.get("class") or "").split() if not _GENERATED.search(t)]
+    ident = el.get("id") or ""
+    ident = f"#{ident}" if ident and not _GENERATED.search(ident) else ""
+    return el.tag + ident + "".join(f".{c}" for c in cls[:2])
+
+
+# Tags a redesign swaps for one another: a heading stays a heading, inline text stays inline.
+_FAMILY = {
+    **{f"h{i}": "heading" for i in range(1, 7)},
+    **dict.fromkeys(("span", "em", "i", "b", "strong", "small", "font", "mark", "bdi"), "inline"),
+    **dict.fromkeys(("div", "p", "section", "article", "aside", "main", "header", "footer"), "block"),
+    **dict.fromkeys(("li", "dd", "dt", "td", "th"), "item"),
+}
+
+
+def _bare(sig: str) -> str:
+    """A path step's tag family (``h2`` -> ``heading``), classes and id dropped."""
+    tag = re.split(r"[.#]", sig, maxsplit=1)[0]
+    return _FAMILY.get(tag, tag)
+
+
+def _sibling(el: etree._Element, forward: bool) -> etree._Element | None:
+    node = el.getnext() if forward else el.getprevious()
+    while node is not None and not isinstance(node.tag, str):
+        node = node.getnext() if forward else node.getprevious()
+    return node
+
+
+def fingerprint(
+    el: etree._Element, page: Page, value: str, kind: str | None, many: bool = False
+) -> dict[str, Any]:
+    """The fingerprint of the node ``el`` holding ``value`` (see the module docstring)."""
+    path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
+    return {
+        "tag": el.tag,
+        "classes": [t for t in (el.get("class") or "").split() if not _GENERATED.search(t)],
+        "attrs": {k: el.get(k) for k in _ATTRS if el.get(k)},
+        "label": text_label(el, page),
+        "kind": kind,
+        "many": many,
+        "shape": shape(value),
+        "length": len(value),
+        "prev": _sig(_sibling(el, False)),
+        "next": _sig(_sibling(el, True)),
+        "path": path,
+    }
+
+
+def label_fits(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:
+    """False when the fingerprint has a label and the node's label is another one."""
+    want = fp.get("label")
+    if not want:
+        return True
+    got = text_label(el, page)
+    return got is not None and fuzz.ratio(want.lower(), got.lower()) >= 70
+
+
+def similarity(
+    fp: dict[str, Any], el: etree._Element, page: Page, value: str, labelled_regex: bool = False
+) -> float:
+    """How alike ``el`` (whose value would be ``value``) is to the fingerprint, in ``[0, 1]``.
+
+    ``labelled_regex``: the value was cut out by the field's regex around a label
+    (``^Binding: (.+?)$``), as telling as a label before the node.
+    """
+    kind = fp.get("kind")
+    if kind and not has_kind(value, kind):
+        return 0.0
+    if not label_fits(fp, el, page):
+        return 0.0
+    scores: list[tuple[float, float]] = []  # (weight, score)
+    tag = fp.get("tag") or ""
+    scores.append((1.0, 1.0 if el.tag == tag else 0.6 if _bare(el.tag) == _bare(tag) else 0.0))
+    parent = el.getparent()
+    want_parent = (fp.get("path") or ["", ""])[-2] if len(fp.get("path") or []) > 1 else ""
+    scores.append((1.0, 1.0 if parent is not None and _bare(_sig(parent)) == _bare(want_parent) else 0.0))
+    classes = " ".join(t for t in (el.get("class") or "").split() if not _GENERATED.search(t))
+    want = " ".join(fp.get("classes") or [])
+    if want or classes:
+        scores.append((1.0, fuzz.token_set_ratio(want, classes) / 100 if want and classes else 0.0))
+    attrs = fp.get("attrs") or {}
+    if attrs:
+        scores.append((1.5, sum(el.get(k) == v for k, v in attrs.items()) / len(attrs)))
+    if fp.get("label") or labelled_regex:
+        scores.append((3.0, 1.0))  # label_fits passed, or the regex found its label
+    if kind:
+        scores.append((1.0, 1.0))
+    scores.append((1.0, fuzz.ratio(fp.get("shape", ""), shape(value)) / 100))
+    length = fp.get("length") or 1
+    scores.append((0.5, min(length, len(value)) / max(length, len(value), 1)))
+    if not fp.get("many"):  # a list item's neighbours depend on how many items there are
+        for key, forward in (("prev", False), ("next", True)):
+            sib = _sibling(el, forward)
+            # Compared relative to the node (a sibling of the same tag or not), so a redesign
+            # renaming every tag does not make every neighbour look different.
+            want_same = bool(fp.get(key)) and fp[key].split(".")[0].split("#")[0] == fp.get("tag")
+            got_same = sib is not None and sib.tag == el.tag
+            scores.append((0.4, fuzz.ratio(fp.get(key, ""), _sig(sib)) / 100))
+            scores.append(
+                (0.4, 1.0 if want_same == got_same and bool(fp.get(key)) == (sib is not None) else 0.0)
+            )
+    path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
+    want_path = fp.get("path") or []
+    scores.append((1.0, fuzz.ratio(" ".join(want_path), " ".join(path)) / 100))
+    # The tags alone: renamed classes leave them, the depth and the order of the tags.
+    tags = [_bare(p) for p in path]
+    scores.append((1.0, fuzz.ratio(" ".join(_bare(p) for p in want_path), " ".join(tags)) / 100))
+    total = sum(w for w, _ in scores)
+    return sum(w * s for w, s in scores) / total

@@ -1,0 +1,286 @@
+"""Self-healing: find a field again when the site's markup changed under its path.
+
+A field is *broken* on a page when its path finds nothing, finds a value of the wrong kind
+(the fingerprint says the samples held dates, ISBNs, prices...), or finds a node whose label is
+not the learned one (a positional path after the rows were reordered). Then every visible node of
+the page is scored against the field's fingerprint (``fingerprint.similarity``); the best one at
+or above ``MIN_SIMILARITY`` that no working field already uses becomes the new path (by its label
+when it has one, ``dt:contains("ISBN") + dd``, else the path with fewest positions that still
+gives the node's value; a repeated field is generalised over the run of same-shaped siblings, so
+all authors move, not one). The old path is kept as an
+alternate, the repair is logged and reported, and the wrapper changes in place.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lxml import etree
+
+from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root, units_form_a_run
+from browsercrawl.wrappers.fingerprint import label_fits, similarity
+from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, parse_html
+from browsercrawl.wrappers.paths import (
+    class_steps,
+    column_of,
+    generalise_pair,
+    join,
+    label_steps,
+    precise_steps,
+    run_of,
+    stable_classes,
+    without_positions,
+)
+from browsercrawl.wrappers.validate import has_kind
+
+log = logging.getLogger(__name__)
+
+MIN_SIMILARITY = 0.6
+NEAR_TIE = 0.05  # candidates this close to the best are told apart by nearness to the record
+_MAX_TEXT = 300
+
+
+@dataclass
+class Repair:
+    """One field found again: its old and new path, the similarity and the value it now gives."""
+
+    label: str
+    old_css: str
+    new_css: str
+    similarity: float
+    value: Value
+
+    def line(self) -> str:
+        return (
+            f"healed {self.label!r}: {self.old_css!r} -> {self.new_css!r} (similarity {self.similarity:.2f})"
+        )
+
+
+def _raw(rule: FieldRule, el: etree._Element, page: Page) -> str | None:
+    raw = rule.cut(el, page.texts)
+    return raw if raw is not None and len(raw) <= _MAX_TEXT else None
+
+
+def broken(rule: FieldRule, page: Page) -> bool:
+    """The rule's own path finds nothing, a value of the wrong kind, or a node with another label."""
+    fp = rule.fingerprint or {}
+    for el in rule.nodes(rule.css, page.root, page.texts):
+        value = _raw(rule, el, page)
+        if value is None:
+            continue
+        if fp.get("kind") and not has_kind(value, fp["kind"]):
+            return True
+        # A label path checks its label itself; a positional one may now point at another row.
+        return not rule.regex and ":contains(" not in rule.css and not label_fits(fp, el, page)
+    return True
+
+
+def _nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
+    """The nodes the rule takes its value(s) from: the first only for a single field."""
+    used = [el for el in rule.nodes(rule.css, page.root, page.texts) if _raw(rule, el, page) is not None]
+    return used if rule.many else used[:1]
+
+
+def _deepest(el: etree._Element, page: Page) -> bool:
+    """No child carries the same text: the node itself, not a wrapper around it."""
+    text = page.texts.text(el)
+    return not any(isinstance(c.tag, str) and page.texts.text(c) == text for c in el)
+
+
+def _run_css(el: etree._Element, page: Page) -> str:
+    """A path to ``el`` and its same-shaped siblings (for a repeated field)."""
+    mine = precise_steps(el, page)
+    chain = list(ancestors_or_self(el))
+    for unit in chain[:3]:
+        parent = unit.getparent()
+        if parent is None:
+            break
+        rel = [a.tag for a in reversed(chain[: chain.index(unit)])]
+        for sib in parent:
+            if sib is unit or sib.tag != unit.tag or sib.get("class") != unit.get("class"):
+                continue
+            node = sib
+            for tag in rel:
+                node = next((c for c in node if c.tag == tag), None)
+                if node is None:
+                    break
+            if node is not None:
+                theirs = precise_steps(node, page)
+                merged = generalise_pair(mine, theirs)
+                if merged:
+                    return join(_keep_classes(merged, mine, theirs, unit))
+    return join([*mine[:-1], *without_positions(mine[-1:])])
+
+
+def _keep_classes(merged: list[str], mine: list[str], theirs: list[str], unit: etree._Element) -> list[str]:
+    """The run's step keeps the classes its items share: ``dd.contrib``, not every ``dd``."""
+    classes = stable_classes(unit)
+    if not classes:
+        return merged
+    for i, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+        if a != b:
+            merged[i] = merged[i] + "".join(f".{c}" for c in classes)
+            break
+    return merged
+
+
+def _consecutive(nodes: list[etree._Element]) -> bool:
+    """Siblings next to each other (line breaks between them aside): one run, not two fields."""
+    if not nodes:
+        return False
+    parent = nodes[0].getparent()
+    if any(n.getparent() is not parent for n in nodes):
+        return False
+    kids = [c for c in parent if isinstance(c.tag, str) and c.tag != "br"]
+    at = sorted(kids.index(n) for n in nodes)
+    return at == list(range(at[0], at[0] + len(at))) and units_form_a_run(nodes)
+
+
+def _nearness(el: etree._Element, anchors: list[etree._Element]) -> float:
+    """How deep ``el`` meets the record's other fields, as a share of its own depth."""
+    if not anchors:
+        return 0.0
+    mine = {id(a): d for d, a in enumerate(reversed(list(ancestors_or_self(el))))}
+    best = 0
+    for anchor in anchors:
+        for a in ancestors_or_self(anchor):
+            if id(a) in mine:
+                best = max(best, mine[id(a)])
+                break
+    return best / max(len(mine) - 1, 1)
+
+
+def relocate(
+    rule: FieldRule,
+    page: Page,
+    taken: set[etree._Element],
+    anchors: list[etree._Element] | None = None,
+) -> tuple[FieldRule, float] | None:
+    """The rule moved to the node most like its fingerprint, or None when none is alike enough.
+
+    With ``anchors`` (nodes of the record's fields already found) a node nearer them ranks
+    higher: the related-books box has authors too, but not beside this book's ISBN.
+    """
+    fp = rule.fingerprint
+    if not fp:
+        return None
+    alike: list[tuple[float, etree._Element, str]] = []
+    labelled = bool(rule.regex and re.search(r"[^\W\d_]{2}", rule.regex.split("(", 1)[0]))
+    for el in page.elements:
+        if el in taken or page.is_hidden(el) or not _deepest(el, page):
+            continue
+        value = _raw(rule, el, page)
+        if value is None:
+            continue
+        if rule.column is not None:  # a column field is found again by its label only
+            col = column_of(el, page)
+            if col is None or col[2] != rule.column["label"]:
+                continue
+        score = similarity(fp, el, page, value, labelled)
+        if score >= MIN_SIMILARITY:
+            alike.append((score, el, value))
+    if not alike:
+        return None
+    # Nearness to the record's fields found so far breaks near-ties only.
+    top = max(a[0] for a in alike)
+    score, el, value = max(
+        (a for a in alike if a[0] >= top - NEAR_TIE), key=lambda a: (_nearness(a[1], anchors or []), a[0])
+    )
+    options = []
+    if fp.get("label"):
+        steps = label_steps(el, page, fp["label"])
+        steps = run_of(steps) if rule.many else steps
+        if steps and rule.many:  # every same-shaped sibling after the label, when they form a run
+            css = join(steps).replace(" + ", " ~ ")
+            if _consecutive(rule.selector(css)(page.root)):
+                options.append(css)
+        if steps:
+            options.append(join(steps))
+    if rule.many:
+        options.append(_run_css(el, page))
+    else:  # fewest positions first: each is a place the next redesign breaks the path
+        precise = precise_steps(el, page)
+        options += [join(without_positions(precise)), join(class_steps(el, page)), join(precise)]
+    options = list(dict.fromkeys(options))
+    # A column rule's old paths mean nothing without their labels: they are not kept.
+    old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]
+    candidates = [
+        FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old, split=rule.split)
+        for css in options
+    ]
+    col = column_of(el, page) if rule.column is not None else None
+    if col is not None:
+        column = {"labels": col[1], "label": col[2]}
+        candidates.insert(
+            0, FieldRule(rule.label, rule.part, col[0], False, rule.regex, rule.fingerprint, [], column)
+        )
+    for new in candidates:
+        css = new.css
+        got = new.extract_with(css, page.root, page.texts)
+        if got and (value in got if rule.many else got == value):
+            return new, score
+    return None
+
+
+SURE = 0.9  # repairs this alike are made first and anchor the record for the others
+
+
+def heal_page(wrapper: Wrapper, page: Page) -> list[Repair]:
+    """Repair, in place, every field broken on ``page``; the repairs made."""
+    status = {r.label: broken(r, page) for r in wrapper.rules}
+    taken: set[etree._Element] = set()
+    anchors: list[etree._Element] = []
+    for r in wrapper.rules:
+        if not status[r.label]:
+            nodes = _nodes(r, page)
+            anchors.extend(nodes[:3])
+            if not r.regex:  # regex fields share their node with others
+                taken.update(nodes)
+    repairs: list[Repair] = []
+    for sure in (True, False):
+        for i, rule in enumerate(wrapper.rules):
+            if not status[rule.label]:
+                continue
+            moved = relocate(rule, page, set() if rule.regex else taken, anchors)
+            if moved is None or (sure and moved[1] < SURE):
+                continue
+            new, score = moved
+            wrapper.rules[i] = new
+            status[rule.label] = False
+            nodes = _nodes(new, page)
+            anchors.extend(nodes[:3])
+            if not new.regex:
+                taken.update(nodes)
+            repairs.append(Repair(rule.label, rule.css, new.css, score, new.extract(page.root, page.texts)))
+    return repairs
+
+
+class HealingWrapper:
+    """Applies a wrapper and heals it on the way; safe to share between worker threads.
+
+    ``on_repair`` is called (under the lock) with each repair, e.g. to save the wrapper.
+    """
+
+    def __init__(self, wrapper: Wrapper, on_repair: Callable[[Repair], None] | None = None) -> None:
+        self.wrapper = wrapper
+        self.on_repair = on_repair
+        self.repairs: list[Repair] = []
+        self._lock = threading.Lock()
+
+    def apply(self, html: str | bytes, base_url: str | None = None) -> dict[str, Value]:
+        root = parse_html(html)
+        texts = TextIndex(root)
+        page = page_from_root(root, texts)
+        with self._lock:
+            if any(broken(r, page) for r in self.wrapper.rules):
+                for repair in heal_page(self.wrapper, page):
+                    log.info("wrapper %s on %s", repair.line(), base_url or "a page")
+                    self.repairs.append(repair)
+                    if self.on_repair is not None:
+                        self.on_repair(repair)
+            rules = list(self.wrapper.rules)
+        return Wrapper(rules).apply_parsed(root, texts, base_url)

@@ -1,0 +1,274 @@
+"""CSS paths to a node: precise, merged across samples, generalised over siblings, by label.
+
+A step is the bare tag when no sibling shares it, else a class/id/attribute that tells the node
+from its siblings, else ``:nth-of-type(n)``. Positions are what breaks first when a site adds an
+optional row, so two sturdier forms are offered beside the precise path: the path with its
+positions dropped (exact only when a regex or a class still picks the one node) and the *label*
+path ``dt:contains("Publisher") + dd``, anchored on the stable label text just before the value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from browsercrawl.wrappers.dom import Page, is_leaf
+from browsercrawl.wrappers.model import _ATTR_ORDER, _CLASS_TOKEN, _GENERATED, norm
+
+_NTH = re.compile(r":nth-of-type\(\d+\)")
+_TAG = re.compile(r"[\w-]+")
+_LABEL_MAX = 40
+
+
+def css_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def step(el: etree._Element, *, positional: bool = True) -> str:
+    """One precise step: tag, else tag + telling attribute, else tag:nth-of-type(n)."""
+    tag = el.tag
+    parent = el.getparent()
+    if parent is None:
+        return tag
+    same = [s for s in parent if s.tag == tag]
+    if len(same) == 1:
+        return tag
+    others = [s for s in same if s is not el]
+    for name in (*_ATTR_ORDER, *sorted(k for k in el.attrib if k.startswith("data-"))):
+        val = el.get(name)
+        if not val or _GENERATED.search(val):
+            continue
+        if name == "class":
+            for token in val.split():
+                if _CLASS_TOKEN.match(token) and not any(
+                    token in (s.get("class") or "").split() for s in others
+                ):
+                    return f"{tag}.{token}"
+            continue
+        if not any(s.get(name) == val for s in others):
+            if name == "id" and _CLASS_TOKEN.match(val):
+                return f"{tag}#{val}"
+            return f"{tag}[{name}={css_string(val)}]"
+    if not positional:
+        return tag
+    return f"{tag}:nth-of-type({same.index(el) + 1})"
+
+
+def precise_steps(el: etree._Element, page: Page, *, anchor: bool = True) -> list[str]:
+    """Steps from the root (or from the nearest element with a unique stable id) down to ``el``."""
+    steps: list[str] = []
+    node = el
+    while node is not None and isinstance(node.tag, str):
+        node_id = node.get("id")
+        if (
+            anchor
+            and node is not el
+            and node_id
+            and page.ids.get(node_id) == 1
+            and _CLASS_TOKEN.match(node_id)
+            and not _GENERATED.search(node_id)
+        ):
+            steps.append(f"{node.tag}#{node_id}")
+            break
+        steps.append(step(node))
+        node = node.getparent()
+    return list(reversed(steps))
+
+
+def stable_classes(el: etree._Element) -> list[str]:
+    """Class tokens usable in a path: valid identifiers that do not look generated."""
+    return [t for t in (el.get("class") or "").split() if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)]
+
+
+def class_steps(el: etree._Element, page: Page) -> list[str]:
+    """Like :func:`precise_steps`, but a node with stable classes is ``tag.class1.class2``.
+
+    Same-class siblings (``dd.contrib`` twice under one ``dl``) are then all matched: the form a
+    repeated field takes when its items are told from their neighbours by class, not position.
+    """
+    out = []
+    for s, node in zip(precise_steps(el, page), _chain(el, len(precise_steps(el, page))), strict=True):
+        cls = stable_classes(node)
+        out.append(node.tag + "".join(f".{t}" for t in cls) if cls and "#" not in s else s)
+    return out
+
+
+def _chain(el: etree._Element, n: int) -> list[etree._Element]:
+    nodes = []
+    node = el
+    while node is not None and len(nodes) < n:
+        nodes.append(node)
+        node = node.getparent()
+    return list(reversed(nodes))
+
+
+def merge_steps(a: list[str], b: list[str]) -> list[str] | None:
+    """Two paths to corresponding nodes -> one: differing steps lose their position/attribute."""
+    if len(a) != len(b):
+        return None
+    out = []
+    for x, y in zip(a, b, strict=True):
+        if x == y:
+            out.append(x)
+            continue
+        tx, ty = _TAG.match(x), _TAG.match(y)
+        if not tx or not ty or tx.group(0) != ty.group(0):
+            return None
+        out.append(tx.group(0))
+    return out
+
+
+def generalise_pair(a: list[str], b: list[str]) -> list[str] | None:
+    """Two instances of a repeated field: drop the position where they are different siblings.
+
+    Walks from the leaf up to the first step where the two differ under the same parent path:
+    they are siblings there, so that step becomes the bare tag (the paper's rule). Deeper steps
+    that differ lose their position too.
+    """
+    if len(a) != len(b):
+        return None
+    for i in range(len(a) - 1, -1, -1):
+        if a[i] != b[i] and a[:i] == b[:i]:
+            tag = _TAG.match(a[i])
+            out = [*a[:i], tag.group(0) if tag else a[i]]
+            out += [x if x == y else _NTH.sub("", x) for x, y in zip(a[i + 1 :], b[i + 1 :], strict=True)]
+            return out
+    return list(a)
+
+
+def without_positions(steps: list[str]) -> list[str]:
+    return [_NTH.sub("", s) for s in steps]
+
+
+def positions(css: str) -> int:
+    """How many ``:nth-of-type`` steps a path has: each is a place a layout change breaks it."""
+    return len(_NTH.findall(css))
+
+
+def join(steps: list[str]) -> str:
+    return " > ".join(steps)
+
+
+def _previous(el: etree._Element) -> etree._Element | None:
+    prev = el.getprevious()
+    while prev is not None and not isinstance(prev.tag, str):
+        prev = prev.getprevious()
+    return prev
+
+
+def label_of(el: etree._Element, page: Page) -> str | None:
+    """The short text of the element just before ``el`` (``<dt>Publisher</dt>``), if any."""
+    prev = _previous(el)
+    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``; an icon inside is fine), never a
+    # block of its own.
+    if prev is None or (prev.tail or "").strip() or page.is_hidden(prev) or not _leafish(prev, page):
+        return None
+    text = page.texts.text(prev)
+    if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
+        return None
+    return text
+
+
+def _leafish(el: etree._Element, page: Page) -> bool:
+    return is_leaf(el) or not any(isinstance(c.tag, str) and page.texts.text(c) for c in el)
+
+
+def _climbs(node: etree._Element) -> bool:
+    """Look for the label one level up only from a first child (``td > span``, ``dd > a``)."""
+    return _previous(node) is None
+
+
+def label_steps(el: etree._Element, page: Page, label: str) -> list[str] | None:
+    """``... > dt:contains("Publisher") + dd``: the node found by the label before it.
+
+    Walks up at most two levels (a value cell inside a row: ``th:contains("ISBN") + td``, or
+    ``div.label:contains("Date") + div.value``) to the first node whose previous sibling is a
+    label; the parent path loses its positions, the label step keeps only its tag and classes.
+    """
+    node = el
+    tail: list[str] = []
+    for _ in range(3):
+        text = label_of(node, page)
+        if text is not None and (label is None or label in text):
+            prev = node.getprevious()
+            while not isinstance(prev.tag, str):
+                prev = prev.getprevious()
+            cls = [
+                t
+                for t in (prev.get("class") or "").split()
+                if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)
+            ]
+            lab = prev.tag + "".join(f".{t}" for t in cls[:2]) + f":contains({css_string(label or text)})"
+            me = _TAG.match(step(node, positional=False)).group(0)
+            cls_me = [
+                t
+                for t in (node.get("class") or "").split()
+                if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)
+            ]
+            me += "".join(f".{t}" for t in cls_me[:2])
+            parent = node.getparent()
+            up = without_positions(precise_steps(parent, page)) if parent is not None else []
+            return [*up, f"{lab} + {me}", *tail]
+        if not _climbs(node):
+            return None
+        tail.insert(0, step(node))
+        node = node.getparent()
+        if node is None or not isinstance(node.tag, str):
+            return None
+    return None
+
+
+def run_of(steps: list[str] | None) -> list[str] | None:
+    """A label path made to match every item under the labelled node (a repeated field)."""
+    if not steps:
+        return None
+    i = next((k for k, st in enumerate(steps) if " + " in st), len(steps))
+    return [*steps[: i + 1], *without_positions(steps[i + 1 :])]
+
+
+def text_label(el: etree._Element, page: Page) -> str | None:
+    """The label for ``el`` as :func:`label_steps` would use it, walking up two levels."""
+    node = el
+    for _ in range(3):
+        text = label_of(node, page)
+        if text is not None:
+            return norm(text)
+        if not _climbs(node):
+            return None
+        node = node.getparent()
+        if node is None or not isinstance(node.tag, str):
+            return None
+    return None
+
+
+def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
+    """``el`` as the i-th of a run of cells beside a parallel run of labels, if it is one.
+
+    A column of labels next to a column of values (``div.labels > div`` / ``div.values > div``),
+    or a header row over a data row (``tr > th`` / ``tr > td``): the parent's sibling with as many
+    cells (three or more), whose i-th cell is a short leaf text. Returns (values CSS, labels CSS,
+    label text).
+    """
+    parent = el.getparent()
+    grand = parent.getparent() if parent is not None else None
+    if grand is None:
+        return None
+    cells = [c for c in parent if isinstance(c.tag, str)]
+    # Three cells at least: two are a row's label and value (``th`` + ``td``), not a column.
+    if len(cells) < 3 or any(c.tag != el.tag for c in cells):
+        return None
+    i = cells.index(el)
+    for q in grand:
+        if q is parent or not isinstance(q.tag, str):
+            continue
+        labels = [c for c in q if isinstance(c.tag, str)]
+        if len(labels) != len(cells) or len({c.tag for c in labels}) != 1 or not _leafish(labels[i], page):
+            continue
+        text = page.texts.text(labels[i])
+        if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
+            continue
+        values_css = join([*precise_steps(parent, page), el.tag])
+        labels_css = join([*precise_steps(q, page), labels[i].tag])
+        return values_css, labels_css, text
+    return None

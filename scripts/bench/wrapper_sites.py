@@ -1,0 +1,862 @@
+"""Generated book-shop sites with the traps that break wrapper learning, and markup changes.
+
+Every site renders the same kind of record (a book: title, authors, ISBN, price, publication
+date, publisher, binding, shop id) with its own markup style, seeded and reproducible. The data is
+drawn so that the four known failure causes show up in random sample pairs:
+
+* **shared vs varying neighbour text**: few publishers, bindings and years, shop ids sharing their
+  first digits, so two samples often agree on the text next to a value (``Penguin (2019) ·
+  Paperback``) while other pages do not;
+* **hidden duplicates**: ``display:none`` / ``hidden`` blocks and ``<meta>``/``<input
+  type=hidden>`` holding URLs or copies that contain the value, placed *before* the visible one;
+* **one vs many**: most books have one author, some two to four, in a run of same-shaped siblings;
+* **type-checkable fields**: dates, ISBN-13, prices and names, next to look-alikes (a "first
+  published" date, a list price, related books with their own authors and prices).
+
+``TUNING`` styles are the ones the learner was developed against (nineteen: the last fifteen were
+written as held-out sets in five batches, looked at, then learning and healing were fixed on
+them); ``HELD_OUT`` styles (batch 6, written after that: a framework spec table with a list in a
+cell, unlabelled spans joined by middots with "A, B & C" bylines, a mobile page with roles inside
+the contributor nodes) are only scored. ``change_markup`` rewrites a page the way a site
+redesign does (classes renamed, a wrapper div added, blocks reordered, tags changed) for the
+self-healing benchmark.
+
+Used by ``scripts/bench_induction.py --wrappers`` and ``tests/test_wrappers_*.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+
+import lxml.html
+
+FIRST = ["Jane", "John", "Maria", "Ahmed", "Li", "Olga", "Peter", "Sara", "Tom", "Yuki", "Ana", "Ben"]
+LAST = ["Doe", "Roe", "Garcia", "Khan", "Wei", "Ivanova", "Smith", "Berg", "Hart", "Sato", "Lopez"]
+WORDS = [
+    "Silent",
+    "River",
+    "Glass",
+    "Garden",
+    "Winter",
+    "Stone",
+    "Night",
+    "Empire",
+    "Salt",
+    "Orchard",
+    "Iron",
+    "Harbor",
+    "Lantern",
+    "Paper",
+    "Wolves",
+    "Quiet",
+    "Storm",
+    "Atlas",
+]
+PUBLISHERS = ["Penguin Books", "Vintage", "Harper Collins", "Tor"]
+BINDINGS = ["Mass Market Paperback", "Hardcover", "Paperback"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+FIELDS = ("title", "authors", "isbn", "price", "published", "publisher", "binding", "sku")
+
+
+@dataclass
+class Book:
+    """One page's truth; ``published`` and ``price`` already in the site's own format."""
+
+    title: str
+    authors: list[str]
+    isbn: str
+    price: str
+    list_price: str
+    published: str
+    first_published: str
+    publisher: str
+    binding: str
+    sku: str
+    slug: str
+    pages: int
+    edition: str | None
+    series: str | None
+    related: list[tuple[str, str, str]] = field(default_factory=list)  # title, author, price
+
+    def truth(self) -> dict[str, str | list[str]]:
+        return {f: getattr(self, f) for f in FIELDS}
+
+
+def _isbn13(r: random.Random) -> str:
+    digits = [9, 7, 8] + [r.randint(0, 9) for _ in range(9)]
+    check = (10 - sum(d * (3 if i % 2 else 1) for i, d in enumerate(digits)) % 10) % 10
+    return "".join(map(str, [*digits, check]))
+
+
+def _name(r: random.Random) -> str:
+    if r.random() < 0.2:
+        return f"{r.choice(FIRST)} {r.choice('ABCDEFGHJKLMNPRST')}. {r.choice(LAST)}"
+    return f"{r.choice(FIRST)} {r.choice(LAST)}"
+
+
+def _title(r: random.Random) -> str:
+    words = r.sample(WORDS, r.randint(1, 3))
+    return ("The " if r.random() < 0.5 else "") + " ".join(words)
+
+
+DateFormat = Callable[[int, int, int], str]
+
+
+def iso_date(y: int, m: int, d: int) -> str:
+    return f"{y:04d}-{m:02d}-{d:02d}"
+
+
+def us_date(y: int, m: int, d: int) -> str:
+    return f"{MONTHS[m - 1]} {d}, {y}"
+
+
+def uk_date(y: int, m: int, d: int) -> str:
+    return f"{d} {MONTHS[m - 1][:3]} {y}"
+
+
+def dot_date(y: int, m: int, d: int) -> str:
+    return f"{d:02d}.{m:02d}.{y}"
+
+
+def book(r: random.Random, date_format: DateFormat, currency: str) -> Book:
+    """A random book; the small pools make coincidences between two samples common."""
+    n_authors = r.choices([1, 2, 3, 4], weights=[60, 20, 10, 10])[0]
+    authors: list[str] = []
+    while len(authors) < n_authors:
+        name = _name(r)
+        if name not in authors:
+            authors.append(name)
+    year = r.randint(2018, 2021)
+
+    def money(v: float) -> str:
+        return f"${v:.2f}" if currency == "$" else f"{v:.2f} {currency}".replace(".", ",")
+
+    cents = r.randint(499, 3999)
+    title = _title(r)
+    return Book(
+        title=title,
+        authors=authors,
+        isbn=_isbn13(r),
+        price=money(cents / 100),
+        list_price=money(cents / 100 + r.randint(1, 9)),
+        published=date_format(year, r.randint(1, 12), r.randint(1, 28)),
+        first_published=date_format(r.randint(1950, 2017), r.randint(1, 12), r.randint(1, 28)),
+        publisher=r.choice(PUBLISHERS),
+        binding=r.choice(BINDINGS),
+        sku=f"BK-10{r.randint(100, 999)}",
+        slug=title.lower().replace(" ", "-"),
+        pages=r.randint(120, 900),
+        edition=r.choice(["2nd edition", "Anniversary edition", "Revised edition"])
+        if r.random() < 0.3
+        else None,
+        series=f"{r.choice(WORDS)} Cycle #{r.randint(1, 5)}" if r.random() < 0.3 else None,
+        related=[(_title(r), _name(r), money(r.randint(499, 3999) / 100)) for _ in range(r.randint(2, 4))],
+    )
+
+
+def _page(site: str, body: str) -> str:
+    return (
+        f"<!DOCTYPE html><html><head><title>{escape(site)}</title>"
+        "<style>.hidden{display:none}</style></head><body>"
+        f"<header><a href='/'>{escape(site)}</a><nav><a href='/new'>New</a> <a href='/cart'>Cart (0)</a>"
+        "</nav></header>"
+        f"{body}<footer><p>&copy; {escape(site)} &middot; <a href='/help'>Help</a></p></footer></body></html>"
+    )
+
+
+def e(text: object) -> str:
+    return escape(str(text))
+
+
+# --------------------------------------------------------------------------------------------
+# Tuning styles
+
+
+def shelf(b: Book) -> str:
+    """Classed divs; publisher and binding share one line; a hidden SEO block with the ISBN URL."""
+    authors = ", ".join(
+        f"<a class='author' href='/a/{e(a.lower().replace(' ', '-'))}'>{e(a)}</a>" for a in b.authors
+    )
+    rel = "".join(
+        f"<li class='card'><a class='t'>{e(t)}</a><span class='by'>{e(a)}</span>"
+        f"<span class='p'>{e(p)}</span></li>"
+        for t, a, p in b.related
+    )
+    return _page(
+        "Shelf",
+        "<main id='book'>"
+        f"<div class='seo' style='display:none'><span>https://shelf.example/item/{b.isbn}-{e(b.slug)}</span>"
+        f"<span>{e(b.title)} by {e(b.authors[0])}</span></div>"
+        f"<h1 class='title'>{e(b.title)}</h1>"
+        + (f"<p class='series'>{e(b.series)}</p>" if b.series else "")
+        + f"<div class='byline'>by {authors}</div>"
+        f"<p class='pub'>{e(b.publisher)} ({b.published[-4:]}) &middot; {e(b.binding)}</p>"
+        f"<div class='buy'><span class='price'>{e(b.price)}</span>"
+        + (f" <s class='list'>{e(b.list_price)}</s>" if b.pages % 2 else "")
+        + "</div>"
+        f"<ul class='facts'><li>ISBN-13: {b.isbn}</li><li>Published: {e(b.published)}</li>"
+        f"<li>First published: {e(b.first_published)}</li><li>Item {e(b.sku)}</li>"
+        f"<li>Format: {e(b.binding)}, {b.pages} pages</li><li>Publisher: {e(b.publisher)}</li></ul>"
+        f"</main><aside><h2>Related</h2><ul class='rel'>{rel}</ul></aside>",
+    )
+
+
+def catalog_table(b: Book) -> str:
+    """A spec table with optional rows that shift positions; price beside a list price."""
+    rows = [("Title", e(b.title))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("ISBN", b.isbn), ("Publisher", e(b.publisher)), ("Publication date", e(b.published))]
+    if b.series:
+        rows.append(("Series", e(b.series)))
+    rows += [("Binding", e(b.binding)), ("Pages", str(b.pages)), ("Shop id", e(b.sku))]
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    authors = " and ".join(
+        f"<a href='/author?id={i}' class='contributor'>{e(a)}</a>" for i, a in enumerate(b.authors)
+    )
+    rel = "".join(
+        f"<div class='tile'><b>{e(t)}</b> <i>{e(a)}</i> <span>{e(p)}</span></div>" for t, a, p in b.related
+    )
+    return _page(
+        "Catalog",
+        f"<div class='crumbs'><a href='/'>Home</a> / <a href='/books'>Books</a> / {e(b.title)}</div>"
+        f"<div class='product'><h2>{e(b.title)}</h2><div class='by'>by {authors}</div>"
+        f"<div class='prices'><span class='was'>List price: {e(b.list_price)}</span>"
+        f"<span class='now'>Our price: {e(b.price)}</span></div>"
+        f"<input type='hidden' name='isbn' value='{b.isbn}'>"
+        f"<table class='specs'>{table}</table></div>"
+        f"<div class='also'>{rel}</div>",
+    )
+
+
+def microdata(b: Book) -> str:
+    """itemprop attributes, <meta> copies before the text, a <time datetime> date."""
+    authors = "".join(
+        f"<span itemprop='author' itemscope><span itemprop='name'>{e(a)}</span></span>" for a in b.authors
+    )
+    return _page(
+        "Readers Corner",
+        "<div itemscope itemtype='https://schema.org/Book' class='book'>"
+        f"<meta itemprop='isbn' content='{b.isbn}'><meta itemprop='url' content='/b/{b.isbn}/{e(b.slug)}'>"
+        f"<h1 itemprop='name'>{e(b.title)}</h1>"
+        f"<div class='authors'>{authors}</div>"
+        f"<div class='offer' itemprop='offers' itemscope><span itemprop='price'>{e(b.price)}</span>"
+        "<span class='stock'>In stock</span></div>"
+        "<div class='details'>"
+        f"<div><span class='k'>Publisher</span> <span itemprop='publisher'>{e(b.publisher)}</span></div>"
+        f"<div><span class='k'>Published</span> <time itemprop='datePublished'>{e(b.published)}</time></div>"
+        f"<div><span class='k'>Binding</span> <span itemprop='bookFormat'>{e(b.binding)}</span></div>"
+        f"<div><span class='k'>ISBN</span> <span itemprop='isbn'>{b.isbn}</span></div>"
+        f"<div><span class='k'>SKU</span> <span itemprop='sku'>{e(b.sku)}</span></div>"
+        "</div></div>",
+    )
+
+
+def inline_text(b: Book) -> str:
+    """Values inside running text separated by <br>: only labels and separators are stable."""
+    authors = ", ".join(f"<a href='/p/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    return _page(
+        "Old Books",
+        "<div id='content'><div class='hidden'>"
+        f"<a href='/view/{b.isbn}?ref={e(b.slug)}'>{b.isbn}</a></div>"
+        f"<h3>{e(b.title)}</h3>"
+        f"<p class='info'>By {authors}<br>Publisher: {e(b.publisher)}, {b.published}<br>"
+        f"{e(b.binding)}, {b.pages} p.<br>ISBN {b.isbn}<br>Ref. {e(b.sku)}</p>"
+        f"<p class='cost'>Price: {e(b.price)} (list {e(b.list_price)})</p></div>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out styles (never tuned on)
+
+
+def definition_list(b: Book) -> str:
+    """dt/dd facts; authors as several dd under one dt; an ISBN in a hidden link first."""
+    dds = "".join(f"<dd class='contrib'>{e(a)}</dd>" for a in b.authors)
+    facts = f"<dt>Author{'s' if len(b.authors) > 1 else ''}</dt>{dds}"
+    if b.edition:
+        facts += f"<dt>Edition</dt><dd>{e(b.edition)}</dd>"
+    facts += (
+        f"<dt>Publisher</dt><dd>{e(b.publisher)}</dd><dt>Release</dt><dd>{e(b.published)}</dd>"
+        f"<dt>Format</dt><dd>{e(b.binding)}</dd><dt>EAN/ISBN</dt><dd>{b.isbn}</dd>"
+        f"<dt>Article no.</dt><dd>{e(b.sku)}</dd>"
+    )
+    return _page(
+        "Bücherstube",
+        f"<section class='item'><div hidden><a href='/go/{b.isbn}'>{b.isbn}</a></div>"
+        f"<h1>{e(b.title)}</h1><div class='cost'><strong>{e(b.price)}</strong> incl. VAT</div>"
+        f"<dl>{facts}</dl></section>"
+        "<section class='more'><h2>Customers also bought</h2>"
+        + "".join(
+            f"<dl class='mini'><dt>{e(t)}</dt><dd>{e(a)}</dd><dd>{e(p)}</dd></dl>" for t, a, p in b.related
+        )
+        + "</section>",
+    )
+
+
+def label_grid(b: Book) -> str:
+    """Bootstrap-like rows of label/value cells with generic class names; optional rows."""
+    rows = [("Author(s)", "".join(f"<span class='chip'>{e(a)}</span>" for a in b.authors))]
+    if b.series:
+        rows.append(("Series", e(b.series)))
+    rows += [("Publisher", e(b.publisher)), ("Date", e(b.published)), ("Cover", e(b.binding))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("ISBN-13", b.isbn), ("Stock code", e(b.sku))]
+    grid = "".join(
+        f"<div class='row'><div class='col-4 label'>{k}</div><div class='col-8 value'>{v}</div></div>"
+        for k, v in rows
+    )
+    return _page(
+        "Page Turners",
+        "<div class='container'><div class='row'><div class='col-12'>"
+        f"<h1 class='h3'>{e(b.title)}</h1></div></div>"
+        f"<div class='row'><div class='col-6'><p class='lead'>{e(b.price)}</p>"
+        f"<p class='small'>RRP {e(b.list_price)}</p></div></div>"
+        f"<div class='facts'>{grid}</div>"
+        f"<div class='d-none'>{b.isbn} {e(b.title)} {e(b.publisher)}</div></div>",
+    )
+
+
+def css_modules(b: Book) -> str:
+    """Generated class names (css-modules), prices with a label, a hidden canonical URL input."""
+    h = hashlib.md5(b.sku.encode()).hexdigest()[:5]  # the hash differs per build, not per page
+    authors = "".join(
+        f"<li class='Authors_item__k3x9q'><a href='/c/{i}'>{e(a)}</a></li>" for i, a in enumerate(b.authors)
+    )
+    return _page(
+        "Novella",
+        f"<div class='Page_root__a1b2c' data-build='{h}'>"
+        f"<input type='hidden' id='canonical' value='https://novella.example/{b.isbn}/{e(b.slug)}'>"
+        f"<h1 class='Title_main__z9y8x'>{e(b.title)}</h1>"
+        f"<ul class='Authors_list__m4n5o'>{authors}</ul>"
+        "<div class='Price_box__p0q1r'><span>Price</span>"
+        f"<span class='Price_value__s2t3u'>{e(b.price)}</span></div>"
+        f"<table class='Facts_table__f7g8h'><tr><td>Publisher</td><td>{e(b.publisher)}</td></tr>"
+        f"<tr><td>Published on</td><td>{e(b.published)}</td></tr>"
+        f"<tr><td>Binding</td><td>{e(b.binding)}</td></tr>"
+        f"<tr><td>ISBN</td><td>{b.isbn}</td></tr><tr><td>Item</td><td>{e(b.sku)}</td></tr></table></div>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out batch 2: written after the learner and healer were tuned on the seven above
+
+
+def attribute_list(b: Book) -> str:
+    """li rows of name/value spans, contributor spans with roles, a price split over nodes."""
+    contrib = ", ".join(
+        f"<span class='contributor'><a href='/s?q={i}'>{e(a)}</a> <span class='role'>(Author)</span></span>"
+        for i, a in enumerate(b.authors)
+    )
+    attrs = [("Publisher", e(b.publisher)), ("Publication Date", e(b.published))]
+    if b.series:
+        attrs.insert(0, ("Series", e(b.series)))
+    attrs += [("Format", e(b.binding)), ("ISBN-13", b.isbn), ("Pages", str(b.pages)), ("SKU", e(b.sku))]
+    rows = "".join(f"<li><span class='name'>{k}:</span> <span class='val'>{v}</span></li>" for k, v in attrs)
+    sym, amount = (b.price[0], b.price[1:]) if b.price.startswith("$") else ("", b.price)
+    return _page(
+        "Paper Trail",
+        f"<div class='pdp'><div class='gallery'><img src='/img/{b.isbn}.jpg' alt='{e(b.title)}'></div>"
+        f"<div class='summary'><h1 class='product-title'>{e(b.title)}</h1>"
+        f"<div class='contributors'>by {contrib}</div>"
+        f"<div class='price-block'><span class='currency'>{sym}</span>{amount}</div>"
+        f"<ul class='attributes'>{rows}</ul></div></div>",
+    )
+
+
+def semantic_article(b: Book) -> str:
+    """<strong> labels with the value in the tail, rel=author links, a visibility:hidden copy."""
+    authors = " &amp; ".join(f"<a rel='author' href='/w/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    return _page(
+        "The Reading Room",
+        f"<article><header><h1>{e(b.title)}</h1><p class='authors'>Written by {authors}</p></header>"
+        f"<span style='visibility:hidden'>isbn:{b.isbn};sku:{e(b.sku)}</span>"
+        f"<p class='offer'>Now <b>{e(b.price)}</b>, was <del>{e(b.list_price)}</del></p>"
+        "<section class='bibliographic'>"
+        f"<p><strong>Publisher:</strong> {e(b.publisher)}</p>"
+        + (f"<p><strong>Edition:</strong> {e(b.edition)}</p>" if b.edition else "")
+        + f"<p><strong>Date:</strong> {e(b.published)}</p>"
+        f"<p><strong>Binding:</strong> {e(b.binding)}</p>"
+        f"<p><strong>ISBN:</strong> {b.isbn}</p><p><strong>Our ref:</strong> {e(b.sku)}</p>"
+        "</section></article>",
+    )
+
+
+def two_columns(b: Book) -> str:
+    """Labels in one column, values in another: only positions tie them; optional rows shift both."""
+    rows = [("Title", e(b.title))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("Publisher", e(b.publisher)), ("Published", e(b.published)), ("Binding", e(b.binding))]
+    rows += [("ISBN", b.isbn), ("Code", e(b.sku)), ("Price", e(b.price))]
+    labels = "".join(f"<div class='cell'>{k}</div>" for k, _ in rows)
+    values = "".join(f"<div class='cell'>{v}</div>" for _, v in rows)
+    authors = "".join(f"<li>{e(a)}</li>" for a in b.authors)
+    return _page(
+        "Shelfware",
+        f"<div id='main'><h2 class='name'>{e(b.title)}</h2><ol class='writers'>{authors}</ol>"
+        f"<div class='grid'><div class='col labels'>{labels}</div>"
+        f"<div class='col values'>{values}</div></div></div>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out batch 3: written after batch 2 had been used for tuning too
+
+
+def detail_bullets(b: Book) -> str:
+    """Retail detail bullets: publisher, edition and date packed in one value; byline roles."""
+    byline = ", ".join(
+        f"<span class='author notFaded'><a class='a-link-normal' href='/e/{i}'>{e(a)}</a> "
+        "<span class='contribution'>(Author)</span></span>"
+        for i, a in enumerate(b.authors)
+    )
+    packed = e(b.publisher) + (f"; {e(b.edition)}" if b.edition else "") + f" ({e(b.published)})"
+    bullets = [
+        ("Publisher", packed),
+        ("Language", "English"),
+        (e(b.binding), f"{b.pages} pages"),
+        ("ISBN-13", b.isbn),
+        ("Item model number", e(b.sku)),
+    ]
+    items = "".join(
+        f"<li><span class='a-list-item'><span class='a-text-bold'>{k} &rlm; : &lrm;</span> "
+        f"<span>{v}</span></span></li>"
+        for k, v in bullets
+    )
+    return _page(
+        "Everything Store",
+        f"<div id='dp'><div id='centerCol'><h1 id='title'><span id='productTitle'>{e(b.title)}</span></h1>"
+        f"<div id='bylineInfo' class='a-section'>{byline}</div>"
+        f"<div id='price'><span class='a-price'><span class='a-offscreen'>{e(b.price)}</span>"
+        f"<span aria-hidden='true'>{e(b.price)}</span></span></div>"
+        f"<span id='productSubtitle'>{e(b.binding)} &ndash; {e(b.published)}</span></div>"
+        f"<div id='detailBullets_feature_div'><ul class='a-unordered-list'>{items}</ul></div></div>",
+    )
+
+
+def styled_components(b: Book) -> str:
+    """A rendered single-page app: generated class names, stable data-testid attributes."""
+    authors = "".join(
+        f"<a data-testid='author-link' class='sc-aXZVg kIppRw' href='/author/{i}'>{e(a)}</a>"
+        for i, a in enumerate(b.authors)
+    )
+
+    def fact(tid: str, label: str, value: str) -> str:
+        return (
+            f"<div data-testid='{tid}' class='sc-gEvEer fXbJmS'><span class='sc-eqUAAy hnJtJb'>{label}</span>"
+            f"<span class='sc-fqkvVR dQpXmW'>{value}</span></div>"
+        )
+
+    return _page(
+        "Bookly",
+        "<div id='__next'><div class='sc-kAyceB bVbQsH'>"
+        f"<div class='sr-only'>{e(b.title)}, ISBN {b.isbn}, {e(b.price)}</div>"
+        f"<h1 data-testid='title' class='sc-imWYAI hRZqCg'>{e(b.title)}</h1>"
+        f"<div data-testid='authors' class='sc-jXbUNg gdnrfo'>{authors}</div>"
+        f"<div data-testid='price' class='sc-dhKdcB cqHCtc'>{e(b.price)}</div>"
+        f"<section class='sc-kpDqfm hIjDqN'>"
+        + fact("publisher", "Publisher", e(b.publisher))
+        + fact("pub-date", "Publication date", e(b.published))
+        + fact("format", "Format", e(b.binding))
+        + fact("isbn13", "ISBN", b.isbn)
+        + fact("sku", "Product code", e(b.sku))
+        + "</section></div></div>",
+    )
+
+
+def table_layout(b: Book) -> str:
+    """A 1990s table layout: <b> labels with the values in the text after them, <br> lines."""
+    authors = ", ".join(f"<a href='author.asp?id={i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    return _page(
+        "Bargain Books",
+        "<table width='100%' border='0'><tr><td width='20%' valign='top'><a href='/'>Home</a><br>"
+        "<a href='/new'>New titles</a></td><td valign='top'>"
+        f"<input type='hidden' name='isbn' value='{b.isbn}'>"
+        f"<font size='4'><b>{e(b.title)}</b></font><br>"
+        f"<font size='2'><b>Author:</b> {authors}<br><b>Publisher:</b> {e(b.publisher)}<br>"
+        f"<b>Date:</b> {e(b.published)}<br><b>Binding:</b> {e(b.binding)}<br>"
+        f"<b>ISBN:</b> {b.isbn}<br><b>Item #:</b> {e(b.sku)}</font><br>"
+        f"<font color='red' size='3'>{e(b.price)}</font></td></tr></table>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out batch 4: written after batch 3 had been used for tuning
+
+
+def shop_theme(b: Book) -> str:
+    """A hosted-shop theme: visually-hidden price labels, details in an accordion with <br> lines."""
+    by = " and ".join(f"<span>{e(a)}</span>" for a in b.authors)
+    lines = [f"Publisher: {e(b.publisher)}", f"Published: {e(b.published)}", f"Format: {e(b.binding)}"]
+    if b.edition:
+        lines.insert(1, f"Edition: {e(b.edition)}")
+    lines += [f"ISBN: {b.isbn}", f"SKU: {e(b.sku)}"]
+    return _page(
+        "Indie Reads",
+        "<section class='product'><div class='product__media'><img src='/cdn/cover.jpg' alt=''></div>"
+        "<div class='product__info-wrapper'>"
+        f"<h1 class='product__title'>{e(b.title)}</h1><p class='product__text subtitle'>by {by}</p>"
+        "<div class='price'><div class='price__regular'><span class='visually-hidden'>Regular price</span>"
+        f"<span class='price-item price-item--regular'>{e(b.price)}</span></div></div>"
+        "<details open><summary>Details</summary><div class='accordion__content'>"
+        f"<p>{'<br>'.join(lines)}</p></div></details></div></section>",
+    )
+
+
+def attribute_table(b: Book) -> str:
+    """A cart plugin's attribute table: field names inside the row classes, linked author tags."""
+    authors = ", ".join(f"<a href='/author/{i}' rel='tag'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    rows = [("author", "Author", f"<p>{authors}</p>"), ("publisher", "Publisher", f"<p>{e(b.publisher)}</p>")]
+    if b.edition:
+        rows.append(("edition", "Edition", f"<p>{e(b.edition)}</p>"))
+    rows += [
+        ("date", "Publication date", f"<p>{e(b.published)}</p>"),
+        ("format", "Format", f"<p>{e(b.binding)}</p>"),
+        ("isbn", "ISBN", f"<p>{b.isbn}</p>"),
+    ]
+    table = "".join(
+        f"<tr class='product-attributes-item product-attributes-item--attribute_pa_{k}'>"
+        f"<th class='product-attributes-item__label'>{label}</th>"
+        f"<td class='product-attributes-item__value'>{v}</td></tr>"
+        for k, label, v in rows
+    )
+    sym, amount = (b.price[0], b.price[1:]) if b.price.startswith("$") else ("", b.price)
+    return _page(
+        "Corner Shop",
+        f"<div id='product-{b.sku}' class='product type-product'><div class='summary entry-summary'>"
+        f"<h1 class='product_title entry-title'>{e(b.title)}</h1>"
+        f"<p class='price'><span class='amount'><bdi><span class='currencySymbol'>{sym}</span>"
+        f"{amount}</bdi></span></p><div class='product_meta'><span class='sku_wrapper'>SKU: "
+        f"<span class='sku'>{e(b.sku)}</span></span></div>"
+        "</div><div class='tabs'><h2>Additional information</h2>"
+        f"<table class='shop_attributes'>{table}</table></div></div>",
+    )
+
+
+def aria_list(b: Book) -> str:
+    """role=list rows in a different order on every page; contributors with roles; <time>."""
+    r = random.Random(b.isbn)
+    rows = [
+        ("Publisher", e(b.publisher)),
+        ("Binding", e(b.binding)),
+        ("ISBN", b.isbn),
+        ("Reference", e(b.sku)),
+    ]
+    if b.series:
+        rows.append(("Series", e(b.series)))
+    r.shuffle(rows)
+    facts = "".join(
+        f"<div role='listitem'><div class='term'>{k}</div><div class='definition'>{v}</div></div>"
+        for k, v in rows
+    )
+    people = "".join(
+        f"<li><a href='/p/{i}'>{e(a)}</a> <small>Author</small></li>" for i, a in enumerate(b.authors)
+    )
+    return _page(
+        "Quire",
+        f"<main><div class='hero'><h1>{e(b.title)}</h1><ul class='contributors'>{people}</ul>"
+        f"<p class='buy'><strong>{e(b.price)}</strong> <span class='vat'>incl. VAT</span></p></div>"
+        f"<p class='released'>Released <time datetime='x'>{e(b.published)}</time></p>"
+        f"<div role='list' class='facts'>{facts}</div></main>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out batch 5: written after batch 4 had been used for tuning
+
+CITIES = ["London", "New York", "Berlin", "Toronto", "Paris"]
+
+
+def library_record(b: Book) -> str:
+    """A library catalogue: label cells, "City : Publisher, date." imprint, authors over <br>."""
+    city = CITIES[int(b.isbn[-3:]) % len(CITIES)]
+    authors = "<br>".join(f"<a href='/search?a={i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    rows = [
+        ("Title:", e(b.title)),
+        ("Author(s):", authors),
+        ("Imprint:", f"{city} : {e(b.publisher)}, {e(b.published)}."),
+        ("Description:", f"{b.pages} p. ; {e(b.binding)}"),
+        ("ISBN:", b.isbn),
+        ("Shelf mark:", e(b.sku)),
+    ]
+    cells = "".join(f"<tr><td class='label'>{k}</td><td>{v}</td></tr>" for k, v in rows)
+    return _page(
+        "City Library",
+        f"<div id='record'><h2>Catalogue record</h2><table class='record'>{cells}</table>"
+        f"<p class='avail'>Replacement cost: {e(b.price)}</p></div>",
+    )
+
+
+def marketplace(b: Book) -> str:
+    """A marketplace listing: a seller box, shipping beside the price, label/value pairs two a row."""
+    pairs = [
+        ("Author", ", ".join(e(a) for a in b.authors)),
+        ("Publisher", e(b.publisher)),
+        ("Publication Date", e(b.published)),
+        ("Format", e(b.binding)),
+        ("ISBN", b.isbn),
+        ("Item number", e(b.sku)),
+    ]
+    rows = ""
+    for i in range(0, len(pairs), 2):
+        cols = "".join(
+            f"<div class='ux-labels-values__labels'>{k}:</div><div class='ux-labels-values__values'>{v}</div>"
+            for k, v in pairs[i : i + 2]
+        )
+        rows += f"<div class='ux-layout-section__row'>{cols}</div>"
+    seller = FIRST[int(b.isbn[-2:]) % len(FIRST)] + " " + LAST[int(b.isbn[-4:-2]) % len(LAST)]
+    return _page(
+        "Bazaar",
+        f"<div class='x-item-title'><h1 class='x-item-title__mainTitle'><span>{e(b.title)}</span></h1></div>"
+        f"<div class='x-price-primary'><span>{e(b.price)}</span></div>"
+        f"<div class='ux-labels-values--shipping'><span>+ {e(b.list_price)} shipping</span></div>"
+        f"<div class='x-sellercard'><span class='name'>{seller}</span> (99.2% positive)</div>"
+        f"<div class='ux-layout-section--features'>{rows}</div>",
+    )
+
+
+def cms_cards(b: Book) -> str:
+    """A CMS template: a series prefix inside the title, icons inside the labels, <time>."""
+    series = f"<span class='series'>{e(b.series)}:</span> " if b.series else ""
+    facts = [("isbn", "ISBN", b.isbn), ("pub", "Publisher", e(b.publisher)), ("fmt", "Format", e(b.binding))]
+    facts.append(("ref", "Reference", e(b.sku)))
+    items = "".join(
+        f"<dt><i class='icon icon-{k}'></i>{label}</dt><dd><span class='value'>{v}</span></dd>"
+        for k, label, v in facts
+    )
+    authors = "".join(f"<li class='person'>{e(a)}</li>" for a in b.authors)
+    return _page(
+        "Pages & Co",
+        f"<div class='card card--product'><h1>{series}{e(b.title)}</h1>"
+        f"<ul class='people'>{authors}</ul>"
+        f"<div class='card__price'>Our price <em>{e(b.price)}</em></div>"
+        f"<p>Published on <time datetime='2000-01-01'>{e(b.published)}</time></p>"
+        f"<dl class='meta'>{items}</dl></div>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out batch 6: written after batch 5 had been used for tuning (the current HELD_OUT)
+
+
+def bootstrap_table(b: Book) -> str:
+    """A framework spec table: authors as a list inside a cell, a badge price, a hidden copy."""
+    people = "".join(f"<li>{e(a)}</li>" for a in b.authors)
+    rows = [("Author", f"<ul class='list-unstyled mb-0'>{people}</ul>"), ("Publisher", e(b.publisher))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("Published", e(b.published)), ("Binding", e(b.binding)), ("ISBN-13", b.isbn), ("SKU", e(b.sku))]
+    body = "".join(f"<tr><th scope='row'>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return _page(
+        "Stack & Spine",
+        "<div class='container my-4'><div class='row'><div class='col-md-8'>"
+        f"<div class='visually-hidden'>{e(b.title)} {b.isbn} {e(b.price)}</div>"
+        f"<h1 class='display-6'>{e(b.title)}</h1>"
+        f"<span class='badge bg-success fs-5'>{e(b.price)}</span>"
+        f"<table class='table table-sm mt-3'><tbody>{body}</tbody></table></div></div></div>",
+    )
+
+
+def meta_line(b: Book) -> str:
+    """Unlabelled spans joined by middots in a fixed order; authors written "A, B & C"."""
+    if len(b.authors) == 1:
+        by = e(b.authors[0])
+    else:
+        by = ", ".join(e(a) for a in b.authors[:-1]) + " &amp; " + e(b.authors[-1])
+    return _page(
+        "Folio",
+        f"<article class='book'><h2 class='book__title'>{e(b.title)}</h2>"
+        f"<span class='byline'>{by}</span>"
+        f"<div class='product-meta'><span>{e(b.publisher)}</span> &middot; <span>{e(b.binding)}</span>"
+        f" &middot; <span>{e(b.published)}</span></div>"
+        f"<p class='cost'>{e(b.price)}</p><small>ISBN {b.isbn} &middot; Ref {e(b.sku)}</small></article>",
+    )
+
+
+def amp_specs(b: Book) -> str:
+    """A mobile page: spec-name/spec-value pairs, contributors with a role inside their node."""
+    people = "".join(
+        f"<span class='contributor'>{e(a)}<span class='role'>, Author</span></span>" for a in b.authors
+    )
+    specs = [("Publisher", e(b.publisher)), ("Release date", e(b.published)), ("Format", e(b.binding))]
+    if b.series:
+        specs.insert(0, ("Series", e(b.series)))
+    specs += [("ISBN", b.isbn), ("Article", e(b.sku))]
+    rows = "".join(
+        f"<div class='spec'><div class='spec-name'>{k}</div><div class='spec-value'>{v}</div></div>"
+        for k, v in specs
+    )
+    cents = b.price.replace("$", "").replace(" £", "").replace(",", ".")
+    return _page(
+        "Pocket Books",
+        f"<main class='amp'><h1 class='headline'>{e(b.title)}</h1><div class='contributors'>{people}</div>"
+        f"<div class='price' data-price='{e(cents)}'>{e(b.price)}</div>"
+        f"<section class='specs'>{rows}</section></main>",
+    )
+
+
+def long_date(y: int, m: int, d: int) -> str:
+    return f"{d} {MONTHS[m - 1]} {y}"
+
+
+@dataclass(frozen=True)
+class SiteStyle:
+    name: str
+    render: Callable[[Book], str]
+    date_format: DateFormat
+    currency: str
+
+
+TUNING = [
+    SiteStyle("shelf", shelf, us_date, "$"),
+    SiteStyle("catalog", catalog_table, iso_date, "$"),
+    SiteStyle("microdata", microdata, uk_date, "EUR"),
+    SiteStyle("inline", inline_text, iso_date, "€"),
+    # Held-out batch 1; looked at, then healing was fixed on them: now tuning.
+    SiteStyle("dl", definition_list, dot_date, "€"),
+    SiteStyle("grid", label_grid, us_date, "$"),
+    SiteStyle("modules", css_modules, uk_date, "£"),
+    # Held-out batch 2; looked at, then learning and healing were fixed on them.
+    SiteStyle("attributes", attribute_list, us_date, "$"),
+    SiteStyle("article", semantic_article, uk_date, "€"),
+    SiteStyle("columns", two_columns, iso_date, "$"),
+    # Held-out batch 3; looked at, then learning and healing were fixed on them.
+    SiteStyle("bullets", detail_bullets, us_date, "$"),
+    SiteStyle("spa", styled_components, uk_date, "£"),
+    SiteStyle("tables", table_layout, dot_date, "€"),
+    # Held-out batch 4; looked at once, then one fix (regexes read <br> lines) made on them.
+    SiteStyle("theme", shop_theme, us_date, "$"),
+    SiteStyle("attrtable", attribute_table, iso_date, "$"),
+    SiteStyle("arialist", aria_list, long_date, "£"),
+    # Held-out batch 5; looked at once, then learning and healing were fixed on them.
+    SiteStyle("library", library_record, us_date, "$"),
+    SiteStyle("market", marketplace, uk_date, "£"),
+    SiteStyle("cms", cms_cards, iso_date, "€"),
+]
+# Written after all of the above were used for tuning; only scored.
+HELD_OUT = [
+    SiteStyle("bootstrap", bootstrap_table, uk_date, "$"),
+    SiteStyle("metaline", meta_line, long_date, "€"),
+    SiteStyle("amp", amp_specs, dot_date, "£"),
+]
+
+
+@dataclass
+class Site:
+    style: SiteStyle
+    pages: list[str]
+    truth: list[dict[str, str | list[str]]]
+
+
+def generate_site(style: SiteStyle, n_pages: int, seed: int) -> Site:
+    """``n_pages`` pages of one style with their truth, reproducible from ``seed``."""
+    r = random.Random(f"{style.name}:{seed}")
+    books = [book(r, style.date_format, style.currency) for _ in range(n_pages)]
+    return Site(style, [style.render(b) for b in books], [b.truth() for b in books])
+
+
+def sample_values(truth: dict[str, str | list[str]]) -> dict[str, str | list[str]]:
+    """What a user types for a sample: one author as a plain string, several as a list."""
+    out = dict(truth)
+    authors = truth["authors"]
+    if isinstance(authors, list) and len(authors) == 1:
+        out["authors"] = authors[0]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Markup changes (a redesign of the site)
+
+CHANGES = ("classes_renamed", "wrapper_div", "reordered", "tag_changed")
+_TAG_CHANGES = {
+    "span": "em",
+    "h1": "h2",
+    "h2": "h3",
+    "h3": "h4",
+    "p": "div",
+    "li": "div",
+    "b": "strong",
+    "i": "em",
+    "dd": "div",
+}
+_INLINE = {"a", "span", "em", "b", "i", "strong", "s", "time", "sup", "br", "small"}
+
+
+def _renamed(token: str) -> str:
+    return "x" + hashlib.md5(token.encode()).hexdigest()[:6]
+
+
+def change_markup(html: str, kind: str, seed: int = 0) -> str:
+    """The same page after a redesign of one ``kind`` (see ``CHANGES``); text is unchanged."""
+    root = lxml.html.document_fromstring(html)
+    body = root.find("body")
+    if kind == "classes_renamed":
+        for el in root.iter():
+            if isinstance(el.tag, str) and el.get("class"):
+                el.set("class", " ".join(_renamed(t) for t in el.get("class").split()))
+    elif kind == "wrapper_div":
+        for child in list(body):
+            wrap = lxml.html.Element("div", {"class": "layout-wrap"})
+            child.addprevious(wrap)
+            wrap.append(child)
+    elif kind == "reordered":
+        for el in list(body.iter()):
+            _shuffle_blocks(el, seed)
+    elif kind == "tag_changed":
+        for el in body.iter():
+            if isinstance(el.tag, str) and el.tag in _TAG_CHANGES:
+                el.tag = _TAG_CHANGES[el.tag]
+    else:
+        raise ValueError(f"unknown markup change {kind!r}")
+    return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
+
+
+def _is_label(el: lxml.html.HtmlElement) -> bool:
+    text = (el.text_content() or "").strip()
+    classes = (el.get("class") or "").lower()
+    return len(el) == 0 and (text.endswith(":") or "label" in classes or "term" in classes)
+
+
+def _shuffle_blocks(el: lxml.html.HtmlElement, seed: int) -> None:
+    """Shuffle block children (a dt with its dd's moves as one unit); inline runs stay put."""
+    kids = [c for c in el if isinstance(c.tag, str)]
+    if len(kids) < 2 or (el.text or "").strip() or any((c.tail or "").strip() for c in kids):
+        return
+    if any(c.tag in _INLINE for c in kids) or el.tag in ("tr", "head", "html"):
+        return
+    units: list[list[lxml.html.HtmlElement]] = []
+    for c in kids:
+        if units and (c.tag == "dd" or _is_label(units[-1][-1])):
+            units[-1].append(c)  # a value moves with its label
+        else:
+            units.append([c])
+    if len(units) < 3:  # two blocks are a label and its value, not a sequence of fields
+        return
+    # One permutation per length: parallel columns (labels beside values) stay aligned.
+    order = list(range(len(units)))
+    random.Random(f"{seed}:{len(units)}").shuffle(order)
+    units = [units[i] for i in order]
+    for c in kids:
+        el.remove(c)
+    for unit in units:
+        for c in unit:
+            el.append(c)

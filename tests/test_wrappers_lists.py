@@ -1,0 +1,50 @@
+"""A value in a run of same-shaped siblings is a list unless the samples prove otherwise."""
+
+from __future__ import annotations
+
+from browsercrawl.wrappers import learn_wrapper
+
+
+def book(title: str, authors: list[str], related: list[str] = ()) -> str:
+    links = ", ".join(f"<a class='author' href='/a/{i}'>{a}</a>" for i, a in enumerate(authors))
+    rel = "".join(f"<li><span class='author'>{r}</span></li>" for r in related)
+    return (
+        f"<html><body><h1>{title}</h1><div class='byline'>by {links}</div>"
+        f"<p class='pub'>Vintage</p><ul class='rel'>{rel}</ul></body></html>"
+    )
+
+
+OTHERS = [
+    book("C", ["Ann Lee", "Bo Chen", "Cy Dunn"], ["Rel One"]),
+    book("D", ["Dee Fox"], ["Rel Two", "Rel Three"]),
+    book("E", ["Eve Gold", "Fay Hill"]),
+    book("F", ["Gus Ito"]),
+    book("G", ["Hal Jones", "Ida King", "Jo Lam", "Kim Moe"]),
+]
+
+
+def test_one_author_on_both_samples_still_learns_a_list_from_the_cluster():
+    samples = [book("A", ["Jane Doe"], ["Rel X"]), book("B", ["John Roe"])]
+    result = learn_wrapper(samples, [{"authors": "Jane Doe"}, {"authors": "John Roe"}], cluster_pages=OTHERS)
+    rule = result.wrapper.rules[0]
+    assert rule.many
+    assert result.report["authors"].many
+    assert result.wrapper.apply(OTHERS[4]) == {"authors": ["Hal Jones", "Ida King", "Jo Lam", "Kim Moe"]}
+    assert result.wrapper.apply(samples[0]) == {"authors": ["Jane Doe"]}  # related authors stay out
+
+
+def test_a_single_field_stays_single_when_a_list_would_add_values_to_a_sample():
+    def page(price: str, extra: str) -> str:
+        return f"<html><body><h1>T</h1><div><b>{price}</b><b>{extra}</b></div></body></html>"
+
+    samples = [page("$5.00", "In stock"), page("$7.50", "Sold out")]
+    others = [page(f"${n}.99", "In stock") for n in range(2, 9)]
+    result = learn_wrapper(samples, [{"price": "$5.00"}, {"price": "$7.50"}], cluster_pages=others)
+    assert not result.wrapper.rules[0].many
+    assert result.wrapper.apply(others[0]) == {"price": "$2.99"}
+
+
+def test_without_other_pages_a_single_value_stays_single():
+    samples = [book("A", ["Jane Doe"]), book("B", ["John Roe"])]
+    result = learn_wrapper(samples, [{"authors": "Jane Doe"}, {"authors": "John Roe"}])
+    assert not result.wrapper.rules[0].many

@@ -1,0 +1,90 @@
+"""Candidates are checked on the cluster's unseen pages; weak fields are reported."""
+
+from __future__ import annotations
+
+import pytest
+
+from browsercrawl.wrappers import learn_wrapper
+from browsercrawl.wrappers.validate import has_kind, kind_of
+
+
+@pytest.mark.parametrize(
+    ("values", "kind"),
+    [
+        (["9780140449136", "978-0-14-044913-6"], "isbn"),
+        (["2019-03-14", "March 14, 2019", "14 Mar 2019", "14.03.2019"], "date"),
+        (["$12.99", "8,27 EUR", "12.50"], "price"),
+        (["Jane Doe", "J. R. Tolkien", "Penguin Books"], "name"),
+        (["BK-10234", "A7"], "code"),
+        (["Sold out!", "12 x 3"], None),
+    ],
+)
+def test_kinds_of_sample_values(values, kind):
+    assert kind_of(values) == kind
+
+
+def test_an_isbn_with_a_bad_check_digit_is_not_an_isbn():
+    assert has_kind("9780140449136", "isbn") and not has_kind("9780140449137", "isbn")
+
+
+def row_page(rows: list[tuple[str, str]]) -> str:
+    cells = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in rows)
+    return f"<html><body><h1>Book</h1><table>{cells}</table></body></html>"
+
+
+def book(publisher: str, date: str, edition: str | None = None) -> str:
+    rows = [("Title", "Book")]
+    if edition:
+        rows.append(("Edition", edition))
+    rows += [("Publisher", publisher), ("Date", date)]
+    return row_page(rows)
+
+
+def test_a_positional_path_that_only_works_on_the_samples_loses_to_the_label_path():
+    # Neither sample has the optional edition row, so `tr:nth-of-type(2) > td` is exact on both;
+    # unseen pages with an edition show it yields an edition or a publisher where a date belongs.
+    samples = [book("Tor", "2019-03-01"), book("Vintage", "2020-11-30")]
+    others = [book("Harper", f"2018-0{m}-11", "2nd edition" if m % 2 else None) for m in range(1, 10)]
+    result = learn_wrapper(samples, [{"date": "2019-03-01"}, {"date": "2020-11-30"}], cluster_pages=others)
+    assert result.wrapper.apply(book("Penguin", "2021-05-05", "Revised")) == {"date": "2021-05-05"}
+    assert result.report["date"].found_rate == 1.0 and result.report["date"].kind == "date"
+
+
+def test_a_path_giving_one_value_on_every_unseen_page_is_rejected_when_samples_differ():
+    def page(name: str) -> str:
+        # The shop name in the header is a name like the publisher; on sample A it is equal.
+        return (
+            f"<html><body><header><span>Vintage</span></header>"
+            f"<main><span class='x'>{name}</span></main></body></html>"
+        )
+
+    samples = [page("Vintage"), page("Tor")]
+    others = [page(n) for n in ("Harper", "Penguin", "Tor", "Orbit")]
+    result = learn_wrapper(samples, [{"publisher": "Vintage"}, {"publisher": "Tor"}], cluster_pages=others)
+    assert result.wrapper.apply(page("Orbit")) == {"publisher": "Orbit"}
+
+
+def test_weak_fields_are_reported_with_their_found_rate():
+    samples = [book("Tor", "2019-03-01", "2nd edition"), book("Vintage", "2020-11-30", "Revised")]
+    others = [book("Harper", f"2018-01-1{i}", "Revised" if i < 2 else None) for i in range(10)]
+    values = [{"edition": "2nd edition", "date": "2019-03-01"}, {"edition": "Revised", "date": "2020-11-30"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    assert result.report["edition"].found_rate == pytest.approx(0.2)
+    assert result.report["edition"].weak() and not result.report["date"].weak()
+    assert any("'edition'" in w and "20% of 10 unseen pages" in w for w in result.warnings)
+
+
+def test_each_extra_sample_only_removes_paths_that_worked_by_chance():
+    samples = [
+        book("Tor", "2019-03-01"),
+        book("Vintage", "2020-11-30"),
+        book("Orbit", "2021-01-01", "Revised"),
+    ]
+    values = [{"date": "2019-03-01"}, {"date": "2020-11-30"}, {"date": "2021-01-01"}]
+    two = learn_wrapper(samples[:2], values[:2])
+    three = learn_wrapper(samples, values)
+    probe = book("Penguin", "2022-02-02", "2nd edition")
+    assert three.wrapper.apply(probe) == {"date": "2022-02-02"}
+    for s, v in zip(samples, values, strict=True):
+        assert three.wrapper.apply(s) == v
+    assert two.wrapper.apply(samples[0]) == values[0]
