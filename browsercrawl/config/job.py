@@ -22,6 +22,7 @@ from browsercrawl.config.induction import InductionConfig
 from browsercrawl.config.search_forms import SearchFormsConfig
 from browsercrawl.config.session import SessionConfig
 from browsercrawl.config.social import SocialConfig
+from browsercrawl.config.traps import TrapsConfig
 from browsercrawl.errors import UserError
 
 RESOURCE_TYPES = ("image", "font", "media", "stylesheet", "script", "xhr", "fetch", "websocket")
@@ -131,6 +132,7 @@ class JobConfig(BaseModel):
     rendering: RenderingConfig = Field(default_factory=RenderingConfig)
     browser: BrowserConfig = Field(default_factory=BrowserConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
+    traps: TrapsConfig = Field(default_factory=TrapsConfig)
     distributed: DistributedConfig | None = None
     # The optional parts' sections; a part is switched on by its section being present.
     session: SessionConfig | None = None

@@ -40,6 +40,7 @@ from browsercrawl.frontier.robots import RobotsCache
 from browsercrawl.frontier.scheduler import Scheduler
 from browsercrawl.frontier.scope import Scope
 from browsercrawl.frontier.stores import open_frontier
+from browsercrawl.frontier.traps import TrapGuard
 from browsercrawl.frontier.urls import canonical_url, host_key
 from browsercrawl.storage.base import Store
 from browsercrawl.storage.stores import store_for
@@ -65,8 +66,9 @@ class Crawler:
         self.parts = list(parts)
         self.hooks: list[PageHook] = [h for p in self.parts for h in p.hooks()]
         priority = next((p.link_priority for p in self.parts if p.link_priority is not None), None)
+        self.traps = TrapGuard(job.traps)
         self.outcomes = OutcomeBuilder(Scope(job.scope, job.seeds), priority or default_priority,
-                                       job.output.store_html)
+                                       job.output.store_html, self.traps)
         self.context_factory = next((p.context_factory for p in self.parts if p.context_factory), None)
         self.counters = CrawlCounters()
         self.scheduler: Scheduler | None = None
@@ -136,6 +138,8 @@ class Crawler:
         try:
             for part in self.parts:
                 part.create_tables(db)
+            self.traps.create_tables(db)
+            self.traps.load(db)
             frontier = await open_frontier(self.job, db)
         except BaseException:
             await db.close()
@@ -241,6 +245,7 @@ class Crawler:
             interrupted=self._interrupted and self.fatal is None,
             adaptive=self.router.summary() if self.router else {},
             parts={p.name: p.summary() for p in self.parts if p.summary()},
+            traps=self.traps.summary(),
             backends=self._backends(db, writer),
         )
         self.runtime = None
@@ -290,7 +295,7 @@ class Crawler:
         for part in self.parts:
             for f in await part.when_idle():
                 try:
-                    url = canonical_url(f.url)
+                    url = self.traps.clean(canonical_url(f.url))
                 except ValueError:
                     continue
                 if url in frontier.seen or not self.outcomes.scope.allows(url, f.depth):

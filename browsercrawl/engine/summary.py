@@ -24,6 +24,8 @@ class CrawlSummary:
     tabs_opened: int
     interrupted: bool
     adaptive: dict[str, str] = field(default_factory=dict)
+    # Links not followed as crawler traps (by rule) and session ids removed from URLs.
+    traps: dict[str, Any] = field(default_factory=dict)
     # Each part's counters under its name (e.g. "session": logins, re-logins, retired accounts).
     parts: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Where the crawl's state lives and its cost per page: store kind and ms, Redis ms (workers).
