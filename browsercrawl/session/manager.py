@@ -4,12 +4,17 @@
 browser context an account (spread evenly over the pool) and logs it in - or, when the engine
 recycles a context, carries the old one's cookies, localStorage and sessionStorage over so no new
 login is needed. As a :class:`PageHook` it paces each account (``before_navigation``), and after
-each navigation asks the :class:`Detector` whether the page was served logged out; if so it holds
+each navigation asks the :class:`Detector` whether the page was served logged out (with no
+``[session.logged_out]`` settings: 401/403, a redirect to the login URL, a login form or sign-in
+control, a missing logged-in signal - learned from the first login's landing page); if so it holds
 the host in the scheduler, logs that context in again (one login per context at a time: other tabs
 that saw the same loss wait and then only re-navigate), re-navigates, and releases the host. A
 page that still looks logged out is refused (``result.store = False``: the engine re-queues it),
-so a login page is never stored as content. Locked or rejected accounts are retired and reported;
-with no account left the crawl stops and ``browsercrawl crawl`` exits 3 with the reason.
+so a login page is never stored as content. A page that only lacks the learned signal is checked
+against the landing page first: if that still shows the signal, the session is alive and pages of
+that shape are simply unsigned. Other hooks whose own requests (JSON lists) were refused call
+``ctx.renew_session`` to get a fresh login and repeat them. Locked or rejected accounts are
+retired and reported; with no account left the crawl stops and ``browsercrawl crawl`` exits 3 with the reason.
 """
 
 from __future__ import annotations
@@ -24,11 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from browsercrawl.config import JobConfig
-from browsercrawl.config.session import Account, SessionConfig
+from browsercrawl.config.session import Account, LoggedInSignal, SessionConfig
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
 from browsercrawl.errors import LoginError, UserError
-from browsercrawl.session.detect import reason_kind
+from browsercrawl.session.detect import MISSING_SIGNAL, learn_signal, logged_in, login_snapshot, reason_kind
 from browsercrawl.session.flow import load_flow, replay_flow
 from browsercrawl.session.formlogin import form_login
 from browsercrawl.session.login import AccountLocked, LoginSettings, WrongCredentials, traced_login
@@ -75,6 +80,7 @@ class _PageNote:
 
     generation: int | None = None  # the context's login generation when navigation started
     refused: str | None = None  # why the page must not be stored (it was served logged out)
+    renewals: int = 0  # re-logins asked for by other hooks' requests during this fetch
 
 
 @dataclass(eq=False)
@@ -105,6 +111,9 @@ class SessionManager(PageHook):
         self.settings = LoginSettings.from_config(cfg, trace_dir=trace_dir, pause_on_error=pause_on_error,
                                                   headed=headed)
         self.detector = self.settings.detector
+        self.detector.signal_selector = cfg.logged_in.selector
+        self._probe_lock = asyncio.Lock()
+        self.probes = 0
         self.flow = load_flow(cfg.path(cfg.flow)) if cfg.flow else None
         if self.flow is not None and self.settings.logged_in.is_empty():
             self.settings.logged_in = self.flow.logged_in
@@ -144,6 +153,8 @@ class SessionManager(PageHook):
             "accounts_retired": list(self.retired),
             "logins_per_account": {s.name: s.logins for s in self.slots},
             "sessions_lost": dict(self.lost_reasons),
+            "signal": self.detector.signal,
+            "unsigned_shapes": sorted(self.detector.unsigned_shapes),
             "captchas_answered": self.settings.captchas_answered,
             "captchas_accepted": self.settings.captchas_accepted,
             "fatal": str(self.fatal) if self.fatal else None,
@@ -239,8 +250,14 @@ class SessionManager(PageHook):
             async def body(tab: Page) -> Any:
                 return await form_login(tab, url, account.username, password, self.settings, self.cfg.form)
 
+        async def body_then_learn(tab: Page) -> Any:
+            outcome = await body(tab)
+            if self.detector.learned.landing_url is None:
+                await self._learn(tab)
+            return outcome
+
         started = time.monotonic()
-        await traced_login(ctx, self.settings, body)
+        await traced_login(ctx, self.settings, body_then_learn)
         info.generation += 1
         slot.logins += 1
         self.logins += 1
@@ -249,6 +266,33 @@ class SessionManager(PageHook):
         if path is not None:
             save_state(slot.state, path)
         log.info("logged in as %s in %.1fs", account.username, time.monotonic() - started)
+
+    async def _learn(self, tab: Page) -> None:
+        """What a logged-in page looks like here: its logout control, whether it shows a sign-in one."""
+        with contextlib.suppress(Exception):
+            after = await login_snapshot(tab)
+            selector = learn_signal({"selectors": [], "cookies": set()}, after).selector
+            sign_in_shown = await self.detector.shows_sign_in(tab)
+            self.detector.learn(selector, sign_in_shown, tab.url)
+            log.info("logged-in signal learned at %s: %s%s", tab.url, selector or "none",
+                     "" if not sign_in_shown else " (the page shows a sign-in control: that rule is off)")
+
+    async def _session_alive(self, context: BrowserContext) -> bool:
+        """Does the login's landing page still show the logged-in signal (one extra page load)?"""
+        url = self.detector.learned.landing_url
+        signal = self.detector.signal
+        if not url or not signal:
+            return False
+        self.probes += 1
+        tab = await context.new_page()
+        try:
+            await tab.goto(url, wait_until="load", timeout=self.job.rendering.timeout_seconds * 1000)
+            return await logged_in(tab, LoggedInSignal(selector=signal), self.detector, wait_ms=1000)
+        except Exception:
+            return False
+        finally:
+            with contextlib.suppress(Exception):
+                await tab.close()
 
     async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo) -> bool:
         """Log in; a locked/rejected account is retired and the next one tried. False if fatal."""
@@ -295,6 +339,7 @@ class SessionManager(PageHook):
         if info is None:
             return
         ctx.note(_PageNote).generation = info.generation
+        ctx.renew_session = lambda reason: self._renew(ctx, reason)
         delay = self.cfg.delay_for(info.slot.account)
         if delay > 0:
             slot = info.slot
@@ -312,6 +357,8 @@ class SessionManager(PageHook):
             note.refused = "login impossible"
             return
         reason = await self.detector.lost_reason(page, ctx.response)
+        if reason == MISSING_SIGNAL and await self._unsigned_page(page, note.generation):
+            return
         if reason is None:
             return
         self.lost_reasons[reason_kind(reason)] += 1
@@ -342,9 +389,52 @@ class SessionManager(PageHook):
                     ctx.request.url, wait_until=self.job.rendering.wait_until, timeout=timeout_ms
                 )
                 reason = await self.detector.lost_reason(page, ctx.response)
-                if reason is None:
+                if reason is None or (reason == MISSING_SIGNAL and await self._unsigned_page(page, seen)):
                     return
             note.refused = reason
+        finally:
+            self.handle.release_host(host)
+
+    async def _unsigned_page(self, page: Page, generation: int | None) -> bool:
+        """A page without the signal: if the session it was served under is still alive (the login
+        it was fetched with is the context's current one, before and after the probe), pages of
+        its shape carry no signal. A re-login in between proves nothing: the page is fetched again."""
+        info = self.contexts.get(page.context)
+        if info is None or generation is None:
+            return False
+        async with self._probe_lock:  # tabs that hit the same shape at once probe once
+            if await self.detector.lost_reason(page, None) != MISSING_SIGNAL:
+                return True  # another tab's probe exempted this shape meanwhile
+            if info.generation != generation or not await self._session_alive(page.context):
+                return False
+            if info.generation != generation:
+                return False
+            self.detector.exempt(page.url)
+            log.info("pages shaped like %s do not show the logged-in signal %s; not expected there",
+                     page.url, self.detector.signal)
+            return True
+
+    async def _renew(self, ctx: PageContext, reason: str) -> bool:
+        """Another hook's request from this page was refused (see ``PageContext.renew_session``)."""
+        page = ctx.page
+        info = self.contexts.get(page.context) if page is not None else None
+        note = ctx.note(_PageNote)
+        if info is None or self.fatal is not None or note.renewals >= RELOGINS_PER_PAGE:
+            return False
+        note.renewals += 1
+        self.lost_reasons[reason_kind("a sub-request " + reason)] += 1
+        host = ctx.request.host
+        self.handle.hold_host(host)
+        try:
+            async with info.lock:
+                if info.generation == note.generation:
+                    log.info("session of %s lost during %s (%s); logging in again", info.slot.name,
+                             ctx.request.url, reason)
+                    if not await self._login_with_fallback(page.context, info):
+                        return False
+                    self.relogins += 1
+                note.generation = info.generation
+            return True
         finally:
             self.handle.release_host(host)
 
