@@ -36,6 +36,7 @@ from browsercrawl.engine.writer import Outcome, ResultWriter
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Completion, Frontier, NewUrl, Request
 from browsercrawl.frontier.cluster import Cluster
+from browsercrawl.frontier.pacing import current_pacer
 from browsercrawl.frontier.robots import RobotsCache
 from browsercrawl.frontier.scheduler import Scheduler
 from browsercrawl.frontier.scope import Scope
@@ -340,6 +341,7 @@ class Crawler:
                     sched.defer(req, wait)
                     continue
             self.counters.queued = max(0, self.counters.queued - 1)
+            current_pacer.set(sched.slots[req.host].pacer)  # the fetchers send at the host's pace
             retry = False
             pause = None
             try:

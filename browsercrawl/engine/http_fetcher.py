@@ -21,6 +21,7 @@ from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parse import parse_html
 from browsercrawl.engine.result import FetchError, FetchResult
 from browsercrawl.frontier.base import Request
+from browsercrawl.frontier.pacing import paced
 
 # How often the HTTP path takes the browser's cookies again (sites rotate session cookies).
 COOKIE_SYNC_SECONDS = 5.0
@@ -73,7 +74,9 @@ class HttpClient:
     async def fetch(self, url: str, *, parse: bool = True) -> FetchResult:
         t0 = time.perf_counter()
         try:
-            async with self.session.get(url, timeout=self._timeout, allow_redirects=True) as resp:
+            async with paced() as turn, self.session.get(url, timeout=self._timeout,
+                                                           allow_redirects=True) as resp:
+                turn.reached()
                 body = await resp.content.read(MAX_BODY_BYTES)
                 status = resp.status
                 final = str(resp.url)
