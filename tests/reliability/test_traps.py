@@ -3,7 +3,6 @@ session ids in links, around real pages that must all be crawled."""
 
 from __future__ import annotations
 
-import sqlite3
 from urllib.parse import urlsplit
 
 import pytest
@@ -12,12 +11,11 @@ from browsercrawl.config.traps import TrapsConfig
 from browsercrawl.frontier.traps import TrapGuard, repeats_segments, strip_session_ids, url_shape
 from tests.apps.server import serve_in_thread
 from tests.apps.trapsite import TrapSite
-from tests.test_engine_crawl import crawl, make_job
+from tests.test_engine_crawl import crawl, make_job, rows
 
 
 def _paths(db) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        urls = [u for (u,) in conn.execute("SELECT url FROM pages")]
+    urls = [u for (u,) in rows(db, "SELECT url FROM pages")]
     out = []
     for u in urls:
         p = urlsplit(u)
@@ -50,13 +48,13 @@ def test_a_chain_of_one_shape_is_cut_but_other_shapes_start_their_own():
     assert guard.summary()["cut"] == 1
 
 
-def test_default_crawl_of_a_trap_site_finishes_with_every_real_page(tmp_path, port):
+def test_default_crawl_of_a_trap_site_finishes_with_every_real_page(tmp_path, port, crawl_db):
     site = TrapSite()
     with serve_in_thread(site.app(), port) as base:
-        job = make_job(tmp_path, base, rendering={"mode": "http"},
+        job = make_job(tmp_path, base, crawl_db, rendering={"mode": "http"},
                        politeness={"concurrency": 4, "per_host_concurrency": 4})
         summary = crawl(job)
-    paths = _paths(tmp_path / "crawl.db")
+    paths = _paths(crawl_db)
     assert len(paths) == len(set(paths))
     assert site.real_paths <= set(paths), site.real_paths - set(paths)
     calendar = [p for p in paths if p.startswith("/calendar")]
@@ -71,7 +69,7 @@ def test_default_crawl_of_a_trap_site_finishes_with_every_real_page(tmp_path, po
     assert summary["traps"]["session_ids_removed"] > 0
     from browsercrawl.storage.report import collect_stats
 
-    stats = collect_stats(str(tmp_path / "crawl.db"))
+    stats = collect_stats(str(crawl_db))
     assert stats["traps_cut"]["chain"] == summary["traps"]["cut_by_rule"]["chain"]
 
 
