@@ -70,6 +70,8 @@ _PASSWORD_INPUT_RE = re.compile(r"<input[^>]+type=[\"']?password", re.IGNORECASE
 
 
 MISSING_SIGNAL = "the logged-in signal is missing"
+# A page of a shape that never shows the signal, after which the session was found gone.
+GONE_AFTER_UNSIGNED = "the session was gone after a page that cannot show it"
 
 
 @dataclass
@@ -123,6 +125,10 @@ class Detector:
     def exempt(self, url: str) -> None:
         """Pages shaped like ``url`` legitimately lack the signal: stop expecting it there."""
         self.unsigned_shapes.add(_shape(url))
+
+    def unsigned(self, url: str, status: int) -> bool:
+        """Is this a page of a shape that carries no signal (so only a probe can vouch for it)?"""
+        return bool(self.signal) and 200 <= status < 300 and _shape(url) in self.unsigned_shapes
 
     def _expects_signal(self, url: str, status: int) -> bool:
         return bool(self.signal) and 200 <= status < 300 and _shape(url) not in self.unsigned_shapes
@@ -246,6 +252,7 @@ def reason_kind(reason: str) -> str:
         ("the page says", "logged-out text"),
         ("a sign-in control", "sign-in control"),
         (MISSING_SIGNAL, "logged-in signal missing"),
+        (GONE_AFTER_UNSIGNED, "gone after an unsigned page"),
         ("a sub-request", "sub-request refused"),
     ):
         if reason.startswith(prefix):

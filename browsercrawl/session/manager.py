@@ -12,7 +12,8 @@ that saw the same loss wait and then only re-navigate), re-navigates, and releas
 page that still looks logged out is refused (``result.store = False``: the engine re-queues it),
 so a login page is never stored as content. A page that only lacks the learned signal is checked
 against the landing page first: if that still shows the signal, the session is alive and pages of
-that shape are simply unsigned. Other hooks whose own requests (JSON lists) were refused call
+that shape are unsigned: each later page of such a shape is kept only if a probe that started
+after it still finds the session alive. Other hooks whose own requests (JSON lists) were refused call
 ``ctx.renew_session`` to get a fresh login and repeat them. Locked or rejected accounts are
 retired and reported; with no account left the crawl stops and ``browsercrawl crawl`` exits 3 with the reason.
 """
@@ -33,7 +34,14 @@ from browsercrawl.config.session import Account, LoggedInSignal, SessionConfig
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
 from browsercrawl.errors import LoginError, UserError
-from browsercrawl.session.detect import MISSING_SIGNAL, learn_signal, logged_in, login_snapshot, reason_kind
+from browsercrawl.session.detect import (
+    GONE_AFTER_UNSIGNED,
+    MISSING_SIGNAL,
+    learn_signal,
+    logged_in,
+    login_snapshot,
+    reason_kind,
+)
 from browsercrawl.session.flow import load_flow, replay_flow
 from browsercrawl.session.formlogin import form_login
 from browsercrawl.session.login import AccountLocked, LoginSettings, WrongCredentials, traced_login
@@ -90,6 +98,8 @@ class ContextInfo:
     slot: AccountSlot
     generation: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The last probe of the landing page: (when it started, under which login, alive?).
+    probe: tuple[float, int, bool] | None = None
 
 
 class SessionManager(PageHook):
@@ -356,9 +366,7 @@ class SessionManager(PageHook):
         if self.fatal is not None:
             note.refused = "login impossible"
             return
-        reason = await self.detector.lost_reason(page, ctx.response)
-        if reason == MISSING_SIGNAL and await self._unsigned_page(page, note.generation):
-            return
+        reason = await self._judge(page, ctx.response, note.generation)
         if reason is None:
             return
         self.lost_reasons[reason_kind(reason)] += 1
@@ -388,12 +396,42 @@ class SessionManager(PageHook):
                 ctx.response = await page.goto(
                     ctx.request.url, wait_until=self.job.rendering.wait_until, timeout=timeout_ms
                 )
-                reason = await self.detector.lost_reason(page, ctx.response)
-                if reason is None or (reason == MISSING_SIGNAL and await self._unsigned_page(page, seen)):
+                reason = await self._judge(page, ctx.response, seen)
+                if reason is None:
                     return
             note.refused = reason
         finally:
             self.handle.release_host(host)
+
+    async def _judge(self, page: Page, response: Any, generation: int | None) -> str | None:
+        """Why the page just loaded looks logged out, or None; see the module docstring."""
+        reason = await self.detector.lost_reason(page, response)
+        if reason == MISSING_SIGNAL:
+            return None if await self._unsigned_page(page, generation) else reason
+        status = response.status if response is not None else 200
+        # Nothing on a page of an unsigned shape shows a loss: it is kept only if the session
+        # outlived it.
+        unsigned = reason is None and self.detector.unsigned(page.url, status)
+        if unsigned and not await self._alive_since(page, generation, time.monotonic()):
+            return GONE_AFTER_UNSIGNED
+        return reason
+
+    async def _alive_since(self, page: Page, generation: int | None, since: float) -> bool:
+        """Was the session ``page`` was served under still alive at ``since`` or later? One probe
+        answers for every page loaded before it started (a session that ended does not revive)."""
+        info = self.contexts.get(page.context)
+        if info is None or generation is None:
+            return True  # not a context this part logged in: nothing to vouch for
+        async with self._probe_lock:
+            last = info.probe
+            if last is not None and last[0] >= since and last[1] == generation and last[2]:
+                return True
+            if info.generation != generation:
+                return False
+            started = time.monotonic()
+            alive = await self._session_alive(page.context) and info.generation == generation
+            info.probe = (started, generation, alive)
+            return alive
 
     async def _unsigned_page(self, page: Page, generation: int | None) -> bool:
         """A page without the signal: if the session it was served under is still alive (the login
@@ -405,9 +443,12 @@ class SessionManager(PageHook):
         async with self._probe_lock:  # tabs that hit the same shape at once probe once
             if await self.detector.lost_reason(page, None) != MISSING_SIGNAL:
                 return True  # another tab's probe exempted this shape meanwhile
-            if info.generation != generation or not await self._session_alive(page.context):
-                return False
             if info.generation != generation:
+                return False
+            started = time.monotonic()
+            alive = await self._session_alive(page.context) and info.generation == generation
+            info.probe = (started, generation, alive)
+            if not alive:
                 return False
             self.detector.exempt(page.url)
             log.info("pages shaped like %s do not show the logged-in signal %s; not expected there",
