@@ -72,6 +72,8 @@ _PASSWORD_INPUT_RE = re.compile(r"<input[^>]+type=[\"']?password", re.IGNORECASE
 MISSING_SIGNAL = "the logged-in signal is missing"
 # A page of a shape that never shows the signal, after which the session was found gone.
 GONE_AFTER_UNSIGNED = "the session was gone after a page that cannot show it"
+# The landing page, loaded to check the session, did not load: no evidence either way.
+PROBE_FAILED = "the session could not be checked"
 
 
 @dataclass
@@ -151,7 +153,9 @@ class Detector:
             return "a login form is in the page"
         if found["text"]:
             return f"the page says {found['text']!r}"
-        if found["signIn"] and not self.learned.sign_in_shown:
+        # A sign-in link beside the logged-in signal is just a link ("or log in to join", on a
+        # page that also has the logout control): evidence only where the signal is not seen.
+        if found["signIn"] and not self.learned.sign_in_shown and found["signed"] is not True:
             return f"a sign-in control is in the page ({found['signIn'][:40]})"
         if found["signed"] is False and self._expects_signal(page.url, status or 200):
             return MISSING_SIGNAL

@@ -37,6 +37,7 @@ from browsercrawl.errors import LoginError, UserError
 from browsercrawl.session.detect import (
     GONE_AFTER_UNSIGNED,
     MISSING_SIGNAL,
+    PROBE_FAILED,
     learn_signal,
     logged_in,
     login_snapshot,
@@ -287,8 +288,9 @@ class SessionManager(PageHook):
             log.info("logged-in signal learned at %s: %s%s", tab.url, selector or "none",
                      "" if not sign_in_shown else " (the page shows a sign-in control: that rule is off)")
 
-    async def _session_alive(self, context: BrowserContext) -> bool:
-        """Does the login's landing page still show the logged-in signal (one extra page load)?"""
+    async def _session_alive(self, context: BrowserContext) -> bool | None:
+        """Does the login's landing page still show the logged-in signal (one extra page load)?
+        None when the landing page could not be loaded: that proves nothing either way."""
         url = self.detector.learned.landing_url
         signal = self.detector.signal
         if not url or not signal:
@@ -296,13 +298,29 @@ class SessionManager(PageHook):
         self.probes += 1
         tab = await context.new_page()
         try:
-            await tab.goto(url, wait_until="load", timeout=self.job.rendering.timeout_seconds * 1000)
-            return await logged_in(tab, LoggedInSignal(selector=signal), self.detector, wait_ms=1000)
+            try:
+                await tab.goto(url, wait_until="load", timeout=self.job.rendering.timeout_seconds * 1000)
+            except Exception:
+                return None
+            return await logged_in(tab, LoggedInSignal(selector=signal), self.detector, wait_ms=3000)
         except Exception:
-            return False
+            return None
         finally:
             with contextlib.suppress(Exception):
                 await tab.close()
+
+    async def _probe(self, info: ContextInfo, context: BrowserContext, generation: int) -> bool | None:
+        """Probe under the login ``generation`` (the caller holds the probe lock); a re-login in
+        between means the page must be fetched again (False)."""
+        if info.generation != generation:
+            return False
+        started = time.monotonic()
+        alive = await self._session_alive(context)
+        if alive is None:
+            return None
+        alive = alive and info.generation == generation
+        info.probe = (started, generation, alive)
+        return alive
 
     async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo) -> bool:
         """Log in; a locked/rejected account is retired and the next one tried. False if fatal."""
@@ -369,6 +387,9 @@ class SessionManager(PageHook):
         reason = await self._judge(page, ctx.response, note.generation)
         if reason is None:
             return
+        if reason == PROBE_FAILED:  # no evidence of a loss: no re-login, the page comes again later
+            note.refused = reason
+            return
         self.lost_reasons[reason_kind(reason)] += 1
         info = self.contexts.get(page.context)
         if info is None:
@@ -397,7 +418,8 @@ class SessionManager(PageHook):
                     ctx.request.url, wait_until=self.job.rendering.wait_until, timeout=timeout_ms
                 )
                 reason = await self._judge(page, ctx.response, seen)
-                if reason is None:
+                if reason is None or reason == PROBE_FAILED:
+                    note.refused = reason
                     return
             note.refused = reason
         finally:
@@ -407,16 +429,20 @@ class SessionManager(PageHook):
         """Why the page just loaded looks logged out, or None; see the module docstring."""
         reason = await self.detector.lost_reason(page, response)
         if reason == MISSING_SIGNAL:
-            return None if await self._unsigned_page(page, generation) else reason
+            unsigned = await self._unsigned_page(page, generation)
+            return None if unsigned else (PROBE_FAILED if unsigned is None else reason)
         status = response.status if response is not None else 200
-        # Nothing on a page of an unsigned shape shows a loss: it is kept only if the session
-        # outlived it.
-        unsigned = reason is None and self.detector.unsigned(page.url, status)
-        if unsigned and not await self._alive_since(page, generation, time.monotonic()):
-            return GONE_AFTER_UNSIGNED
+        if reason is None and self.detector.unsigned(page.url, status):
+            # Nothing on a page of an unsigned shape shows a loss: it is kept only if the session
+            # outlived it.
+            alive = await self._alive_since(page, generation, time.monotonic())
+            if alive is None:
+                return PROBE_FAILED
+            if not alive:
+                return GONE_AFTER_UNSIGNED
         return reason
 
-    async def _alive_since(self, page: Page, generation: int | None, since: float) -> bool:
+    async def _alive_since(self, page: Page, generation: int | None, since: float) -> bool | None:
         """Was the session ``page`` was served under still alive at ``since`` or later? One probe
         answers for every page loaded before it started (a session that ended does not revive)."""
         info = self.contexts.get(page.context)
@@ -426,30 +452,22 @@ class SessionManager(PageHook):
             last = info.probe
             if last is not None and last[0] >= since and last[1] == generation and last[2]:
                 return True
-            if info.generation != generation:
-                return False
-            started = time.monotonic()
-            alive = await self._session_alive(page.context) and info.generation == generation
-            info.probe = (started, generation, alive)
-            return alive
+            return await self._probe(info, page.context, generation)
 
-    async def _unsigned_page(self, page: Page, generation: int | None) -> bool:
+    async def _unsigned_page(self, page: Page, generation: int | None) -> bool | None:
         """A page without the signal: if the session it was served under is still alive (the login
         it was fetched with is the context's current one, before and after the probe), pages of
-        its shape carry no signal. A re-login in between proves nothing: the page is fetched again."""
+        its shape carry no signal. A re-login in between proves nothing: the page is fetched again.
+        None: the probe could not tell."""
         info = self.contexts.get(page.context)
         if info is None or generation is None:
             return False
         async with self._probe_lock:  # tabs that hit the same shape at once probe once
             if await self.detector.lost_reason(page, None) != MISSING_SIGNAL:
                 return True  # another tab's probe exempted this shape meanwhile
-            if info.generation != generation:
-                return False
-            started = time.monotonic()
-            alive = await self._session_alive(page.context) and info.generation == generation
-            info.probe = (started, generation, alive)
+            alive = await self._probe(info, page.context, generation)
             if not alive:
-                return False
+                return alive
             self.detector.exempt(page.url)
             log.info("pages shaped like %s do not show the logged-in signal %s; not expected there",
                      page.url, self.detector.signal)
