@@ -29,7 +29,9 @@ def run_archive_trap(out: Path, site_url: str, truth: dict, session: dict[str, A
         "seeds": [f"{site_url}{month_path(FIRST_ARCHIVE.year, FIRST_ARCHIVE.month)}"],
         "scope": {"allow": ["/archive/"], "deny": ["/logout", "/login", "/account/"]},
         "politeness": {"concurrency": 4, "per_host_concurrency": 4},
-        "rendering": {"mode": "auto", "wait_until": "load"},
+        # The browser path: a session that ends mid-crawl is renewed there (auto mode would fetch
+        # these static pages over HTTP, which refuses logged-out pages but cannot log in again).
+        "rendering": {"mode": "browser", "wait_until": "load"},
         "output": {"database": "archive.db", "store_html": False},
         "session": session,
     }
@@ -45,6 +47,7 @@ def run_archive_trap(out: Path, site_url: str, truth: dict, session: dict[str, A
         "pages": summary.pages_total,
         "seconds": round(time.monotonic() - t0, 1),
         "finished": summary.queued_left == 0 and not summary.interrupted,
+        "failed": summary.failed,
         "months_with_threads_found": len(with_threads & stored),
         "months_with_threads": len(with_threads),
         "empty_months_stored": len(stored - with_threads),

@@ -23,6 +23,6 @@ def test_the_demo_archive_trap_is_bounded_by_default(tmp_path, monkeypatch):
                    "accounts": [{"username": user, "password_env": "BC_TRAP_PW"}]}
         report = run_archive_trap(tmp_path, site.url, truth, session, lambda _: None)
     print("archive trap:", report)
-    assert report["finished"] and report["cut"] >= 1
+    assert report["finished"] and report["cut"] >= 1 and report["failed"] == 0
     assert report["months_with_threads_found"] == report["months_with_threads"] > 0
     assert report["pages"] <= 200
