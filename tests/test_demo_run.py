@@ -42,6 +42,11 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     assert accepted == com["session"]["logins"] + soc["session"]["logins"] and accepted >= 0.8 * answered
     assert "CAPTCHA answers the site accepted" in res.stdout
     assert report["site_mutations"] == 0
+    # The archive links to the next month forever: with default limits the crawl ends by itself.
+    arc = report["archive_trap"]
+    assert arc["finished"] and arc["failed"] == 0 and arc["cut"] >= 1
+    assert arc["months_with_threads_found"] == arc["months_with_threads"] > 0
+    assert "archive trap" in res.stdout
     # Threads no link reaches: the link crawl found none, the search-forms crawl found them.
     sf = report["search_forms"]
     assert sf["search_only_by_links"] == 0 and sf["search_only_found"] > 0

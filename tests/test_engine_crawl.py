@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import itertools
 import json
+import random
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -118,14 +122,43 @@ def test_http_mode_depth_allow_deny(tmp_path, port, crawl_db):
     assert urls == {f"{base}/static/{i}" for i in expected}
 
 
-@pytest.mark.parametrize(("delay", "crawl_delay"), [(0.3, None), (0.0, 0.5)])
-def test_per_host_delay_and_robots_crawl_delay_are_measured_at_the_server(tmp_path, port, delay, crawl_delay):
+@contextlib.contextmanager
+def busy_interpreter(active: bool):
+    """Threads that grab the interpreter in uneven bursts, as a loaded machine delays both the
+    crawler's and the test server's work by different amounts at different moments."""
+    stop = threading.Event()
+
+    def _burn(seed: int) -> None:
+        rnd = random.Random(seed)
+        while not stop.is_set():
+            sum(range(rnd.randint(10_000, 400_000)))
+            time.sleep(rnd.random() * 0.02)
+
+    threads = [threading.Thread(target=_burn, args=(i,), daemon=True) for i in range(2 if active else 0)]
+    for t in threads:
+        t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)
+
+
+@pytest.mark.parametrize(("delay", "crawl_delay", "mode", "busy"), [
+    (0.3, None, "http", False), (0.0, 0.5, "http", False), (0.5, None, "http", True),
+    pytest.param(0.5, None, "browser", True, marks=pytest.mark.browser),
+])
+def test_per_host_delay_and_robots_crawl_delay_are_measured_at_the_server(
+        tmp_path, port, delay, crawl_delay, mode, busy):
+    """The promise: two requests to one host start at the server at least the delay apart,
+    however loaded the machine is (the hits are timed by the server as they arrive)."""
     site = JsSite(pages=8, crawl_delay=crawl_delay)
-    with serve_in_thread(site.app(), port) as base:
+    with serve_in_thread(site.app(), port) as base, busy_interpreter(busy):
         job = make_job(
             tmp_path,
             base + "/static/0",
-            rendering={"mode": "http"},
+            rendering={"mode": mode},
             politeness={"delay_seconds": delay, "per_host_concurrency": 4, "concurrency": 8},
         )
         job.write_text(job.read_text().replace('/static/0/"', '/static/0"'))
@@ -133,8 +166,7 @@ def test_per_host_delay_and_robots_crawl_delay_are_measured_at_the_server(tmp_pa
     starts = [t for p, t in site.hits if p.startswith("/static/")]
     assert len(starts) == 8
     gaps = [b - a for a, b in itertools.pairwise(starts)]
-    want = max(delay, crawl_delay or 0)
-    assert min(gaps) >= want * 0.9, gaps
+    assert min(gaps) >= max(delay, crawl_delay or 0), gaps
 
 
 def test_one_slow_host_does_not_stall_another(tmp_path):

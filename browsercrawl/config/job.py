@@ -23,6 +23,7 @@ from browsercrawl.config.induction import InductionConfig
 from browsercrawl.config.search_forms import SearchFormsConfig
 from browsercrawl.config.session import SessionConfig
 from browsercrawl.config.social import SocialConfig
+from browsercrawl.config.traps import TrapsConfig
 from browsercrawl.config.values import check_http_url, check_selector
 from browsercrawl.errors import UserError
 
@@ -186,6 +187,7 @@ class JobConfig(BaseModel):
     rendering: RenderingConfig = Field(default_factory=RenderingConfig)
     browser: BrowserConfig = Field(default_factory=BrowserConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
+    traps: TrapsConfig = Field(default_factory=TrapsConfig)
     distributed: DistributedConfig | None = None
     # The optional parts' sections; a part is switched on by its section being present.
     session: SessionConfig | None = None

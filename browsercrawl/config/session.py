@@ -78,7 +78,10 @@ class LoggedOutSignal(_Section):
     url_regex: str | None = Field(default=None, description="default: the login URL's path")
     login_form: bool = Field(default=True, description="a visible password field means logged out")
     texts: list[str] = Field(default_factory=list)
-    statuses: list[int] = Field(default_factory=lambda: [401])
+    statuses: list[int] = Field(
+        default_factory=lambda: [401, 403],
+        description="a 403 that still shows the logged-in signal is a forbidden page, not a lost session",
+    )
 
     @field_validator("url_regex")
     @classmethod

@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Page, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browsercrawl.config import RenderingConfig
@@ -35,10 +35,26 @@ from browsercrawl.engine.settle import SHAPE_WAITS, SettleLearner
 from browsercrawl.engine.tabs import PAGE_WATCH_JS, TabPool
 from browsercrawl.engine.traces import save_trace
 from browsercrawl.frontier.base import Request
+from browsercrawl.frontier.pacing import paced
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_JS = resources.files("browsercrawl.engine").joinpath("snapshot.js").read_text("utf-8")
+
+
+async def _paced_goto(page: Page, url: str, wait_until: str, timeout_ms: float) -> Response | None:
+    """``page.goto`` sent at the host's pace; the turn ends when the document's response arrives."""
+    async with paced() as turn:
+
+        def _arrived(response: Response) -> None:
+            if response.frame == page.main_frame and response.request.is_navigation_request():
+                turn.reached()
+
+        page.on("response", _arrived)
+        try:
+            return await page.goto(url, wait_until=wait_until, timeout=timeout_ms)
+        finally:
+            page.remove_listener("response", _arrived)
 
 
 class BrowserFetcher:
@@ -129,7 +145,7 @@ class BrowserFetcher:
         try:
             # A hook may ask for an earlier goto wait for this URL (its own wait follows).
             wait_until = ctx.wait_until or self.cfg.goto_wait
-            response = await page.goto(request.url, wait_until=wait_until, timeout=timeout_ms)
+            response = await _paced_goto(page, request.url, wait_until, timeout_ms)
         except PlaywrightTimeoutError:
             raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True) from None
         except PlaywrightError as exc:

@@ -37,10 +37,12 @@ from browsercrawl.engine.writer import Outcome, ResultWriter
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Completion, Frontier, NewUrl, Request
 from browsercrawl.frontier.cluster import Cluster
+from browsercrawl.frontier.pacing import current_pacer
 from browsercrawl.frontier.robots import RobotsCache
 from browsercrawl.frontier.scheduler import Scheduler
 from browsercrawl.frontier.scope import Scope
 from browsercrawl.frontier.stores import open_frontier
+from browsercrawl.frontier.traps import TrapGuard
 from browsercrawl.frontier.urls import canonical_url, host_key
 from browsercrawl.storage.base import Store
 from browsercrawl.storage.db import check_ours
@@ -68,8 +70,9 @@ class Crawler:
         self.parts = list(parts)
         self.hooks: list[PageHook] = [h for p in self.parts for h in p.hooks()]
         priority = next((p.link_priority for p in self.parts if p.link_priority is not None), None)
+        self.traps = TrapGuard(job.traps)
         self.outcomes = OutcomeBuilder(Scope(job.scope, job.seeds), priority or default_priority,
-                                       job.output.store_html)
+                                       job.output.store_html, self.traps)
         self.context_factory = next((p.context_factory for p in self.parts if p.context_factory), None)
         self.counters = CrawlCounters()
         self.scheduler: Scheduler | None = None
@@ -164,6 +167,8 @@ class Crawler:
                                 "to end or stop it first (workers of one crawl share it with [distributed])")
             for part in self.parts:
                 part.create_tables(db)
+            self.traps.create_tables(db)
+            self.traps.load(db)
             frontier = await open_frontier(self.job, db)
         except BaseException:
             await db.close()
@@ -284,6 +289,7 @@ class Crawler:
             adaptive=self.router.summary() if self.router else {},
             waits=renderer.waits.summary() if renderer else {},
             parts={p.name: p.summary() for p in self.parts if p.summary()},
+            traps=self.traps.summary(),
             backends=self._backends(db, writer),
             blocked_seeds=self.blocked_seeds,
         )
@@ -334,7 +340,7 @@ class Crawler:
         for part in self.parts:
             for f in await part.when_idle():
                 try:
-                    url = canonical_url(f.url)
+                    url = self.traps.clean(canonical_url(f.url))
                 except ValueError:
                     continue
                 if url in frontier.seen or not self.outcomes.scope.allows(url, f.depth):
@@ -382,6 +388,7 @@ class Crawler:
                     sched.defer(req, wait)
                     continue
             self.counters.queued = max(0, self.counters.queued - 1)
+            current_pacer.set(sched.slots[req.host].pacer)  # the fetchers send at the host's pace
             retry = False
             pause = None
             try:

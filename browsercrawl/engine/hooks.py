@@ -13,7 +13,7 @@ one instance of the hook's own dataclass per page, never under a string key.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,6 +39,10 @@ class PageContext:
     # False when a hook waits for this page in its own way (e.g. an [ajax] rule's wait): the
     # engine's default wait until the page is done (engine/settle.py) is then skipped.
     settle: bool = True
+    # Set by the session part for a page fetched in a logged-in context: a hook whose request made
+    # from the page (a JSON list) shows the session gone calls it with the reason; it logs in
+    # again and returns True when the hook may repeat its requests (False: no new session).
+    renew_session: Callable[[str], Awaitable[bool]] | None = None
     _notes: dict[type, Any] = field(default_factory=dict, repr=False)
 
     def note(self, kind: type[N]) -> N:

@@ -21,6 +21,7 @@ from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parse import parse_html
 from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.frontier.base import Request
+from browsercrawl.frontier.pacing import paced
 
 # How often the HTTP path takes the browser's cookies again (sites rotate session cookies).
 COOKIE_SYNC_SECONDS = 5.0
@@ -85,8 +86,11 @@ class HttpClient:
             target = url
             for _hop in range(MAX_REDIRECTS + 1):
                 # Redirects are followed here, one hop at a time, so a hop out of scope is
-                # refused before the other server is asked anything.
-                async with self.session.get(target, timeout=self._timeout, allow_redirects=False) as resp:
+                # refused before the other server is asked anything; each hop is a request of
+                # its own at the server, so each waits for the host's pace.
+                async with paced() as turn, self.session.get(
+                        target, timeout=self._timeout, allow_redirects=False) as resp:
+                    turn.reached()
                     location = resp.headers.get("Location")
                     if resp.status in _REDIRECTS and location:
                         target = str(resp.url.join(URL(location)))

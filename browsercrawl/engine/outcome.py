@@ -1,5 +1,8 @@
 """From a fetched page to what the writer commits: canonical links, scoped new URLs, the page row.
 
+Links enter the frontier through the scope and then the trap rules (:mod:`browsercrawl.frontier.traps`):
+a URL cut as a trap is recorded with the page (``trap_cuts``) instead of queued.
+
 CPU work (canonicalising and scoping hundreds of links), so the crawler runs it in a thread.
 """
 
@@ -11,6 +14,7 @@ from browsercrawl.engine.result import FetchResult
 from browsercrawl.engine.writer import Outcome, page_row
 from browsercrawl.frontier.base import Completion, NewUrl, Request, SeenSet
 from browsercrawl.frontier.scope import Scope
+from browsercrawl.frontier.traps import CHAIN_TABLE, CUT_TABLE, TrapGuard
 from browsercrawl.frontier.urls import canonical_url, host_key
 
 
@@ -22,8 +26,10 @@ def default_priority(req: Request, url: str, text: str) -> float:
 class OutcomeBuilder:
     """Turns a :class:`FetchResult` into an :class:`Outcome` (see module docstring)."""
 
-    def __init__(self, scope: Scope, link_priority: LinkPriority, store_html: bool) -> None:
+    def __init__(self, scope: Scope, link_priority: LinkPriority, store_html: bool,
+                 traps: TrapGuard) -> None:
         self.scope = scope
+        self.traps = traps
         self.link_priority = link_priority
         self.store_html = store_html
 
@@ -40,27 +46,38 @@ class OutcomeBuilder:
         depth = req.depth + 1
         links: list[tuple[str, str, int]] = []
         new_urls: list[NewUrl] = []
+        extra_rows = result.extra_rows
         for href, text in result.links:
             try:
-                url = canonical_url(href)
+                url = self.traps.clean(canonical_url(href))
             except ValueError:
                 continue
             in_scope = self.scope.allows(url, depth)
             links.append((url, text, int(in_scope)))
             if in_scope and url not in seen:
                 prio = self.link_priority(req, url, text)
-                if prio is None:
+                if prio is None or not self._admit(req.url, url, extra_rows):
                     continue
                 seen.add(url)
                 new_urls.append(NewUrl(url, host_key(url), depth, prio, req.url))
         for href, kind in result.extra_urls:
             try:
-                url = canonical_url(href)
+                url = self.traps.clean(canonical_url(href))
             except ValueError:
                 continue
-            if url not in seen and self.scope.allows(url, depth):
+            if url not in seen and self.scope.allows(url, depth) and self._admit(req.url, url, extra_rows):
                 seen.add(url)
                 new_urls.append(NewUrl(url, host_key(url), depth, float(depth), req.url, kind))
         row = page_row(result, final, req.depth, req.parent, req.kind, self.store_html)
         return Outcome(Completion(req, "done"), page=row, links=links, new_urls=new_urls,
-                       extra_rows=result.extra_rows)
+                       extra_rows=extra_rows)
+
+    def _admit(self, parent: str, url: str, extra_rows: dict[str, list[dict]]) -> bool:
+        """The trap rules' verdict on a new in-scope URL; its chain or its cut joins the page's rows."""
+        verdict = self.traps.judge(parent, url)
+        if verdict.rule is not None:
+            extra_rows.setdefault(CUT_TABLE, []).append(TrapGuard.cut_row(parent, url, verdict.rule))
+            return False
+        if verdict.chain > 1:
+            extra_rows.setdefault(CHAIN_TABLE, []).append(TrapGuard.chain_row(url, verdict.chain))
+        return True

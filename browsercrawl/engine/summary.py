@@ -26,6 +26,8 @@ class CrawlSummary:
     interrupted: bool
     adaptive: dict[str, str] = field(default_factory=dict)
     waits: dict[str, str] = field(default_factory=dict)  # per URL shape: its learned wait
+    # Links not followed as crawler traps (by rule) and session ids removed from URLs.
+    traps: dict[str, Any] = field(default_factory=dict)
     # Each part's counters under its name (e.g. "session": logins, re-logins, retired accounts).
     parts: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Where the crawl's state lives and its cost per page: store kind and ms, Redis ms (workers).

@@ -2,8 +2,10 @@
 
 Each host has its own small in-memory buffer of claimed URLs, its own concurrency cap and its own
 minimum gap between requests (the job's delay or robots.txt Crawl-delay, whichever is larger), so a
-slow or rate-limiting host never stalls the others. Hosts can be held (e.g. while the session
-part logs in again) and pushed back (after a 429 with Retry-After).
+slow or rate-limiting host never stalls the others. The gap is kept twice: here when requests are
+handed out, and in the host's :class:`~browsercrawl.frontier.pacing.HostPacer` when they are sent,
+which measures from the moment the previous request reached the server. Hosts can be held (e.g.
+while the session part logs in again) and pushed back (after a 429 with Retry-After).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 
 from browsercrawl.config import PolitenessConfig
 from browsercrawl.frontier.base import Frontier, Request
+from browsercrawl.frontier.pacing import HostPacer
 
 
 @dataclass(eq=False)
@@ -31,6 +34,11 @@ class HostSlot:
     held: bool = False
     last_start: float = 0.0
     starts: list[float] = field(default_factory=list)  # request start times, for politeness checks
+    pacer: HostPacer | None = None  # where the delay is kept at the moment of sending
+
+    def __post_init__(self) -> None:
+        if self.pacer is None:
+            self.pacer = HostPacer(self.delay)
 
 
 class Scheduler:

@@ -50,6 +50,8 @@ class SqliteFrontier:
     async def prepare(self, seeds: list[NewUrl]) -> None:
         def _prepare(conn: sqlite3.Connection) -> list[str]:
             conn.execute("UPDATE frontier SET state='queued' WHERE state='inflight'")
+            # Pages that failed in an earlier run get their retries again in this one.
+            conn.execute("UPDATE frontier SET state='queued', attempts=0, not_before=0 WHERE state='failed'")
             add_urls(conn, seeds, time.time())
             return [row[0] for row in conn.execute("SELECT url FROM frontier")]
 

@@ -4,12 +4,18 @@
 browser context an account (spread evenly over the pool) and logs it in - or, when the engine
 recycles a context, carries the old one's cookies, localStorage and sessionStorage over so no new
 login is needed. As a :class:`PageHook` it paces each account (``before_navigation``), and after
-each navigation asks the :class:`Detector` whether the page was served logged out; if so it holds
+each navigation asks the :class:`Detector` whether the page was served logged out (with no
+``[session.logged_out]`` settings: 401/403, a redirect to the login URL, a login form or sign-in
+control, a missing logged-in signal - learned from the first login's landing page); if so it holds
 the host in the scheduler, logs that context in again (one login per context at a time: other tabs
 that saw the same loss wait and then only re-navigate), re-navigates, and releases the host. A
 page that still looks logged out is refused (``result.store = False``: the engine re-queues it),
-so a login page is never stored as content. Locked or rejected accounts are retired and reported;
-with no account left the crawl stops and ``browsercrawl crawl`` exits 3 with the reason.
+so a login page is never stored as content. A page that only lacks the learned signal is checked
+against the landing page first: if that still shows the signal, the session is alive and pages of
+that shape are unsigned: each later page of such a shape is kept only if a probe that started
+after it still finds the session alive. Other hooks whose own requests (JSON lists) were refused call
+``ctx.renew_session`` to get a fresh login and repeat them. Locked or rejected accounts are
+retired and reported; with no account left the crawl stops and ``browsercrawl crawl`` exits 3 with the reason.
 """
 
 from __future__ import annotations
@@ -24,11 +30,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from browsercrawl.config import JobConfig
-from browsercrawl.config.session import Account, SessionConfig
+from browsercrawl.config.session import Account, LoggedInSignal, SessionConfig
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
 from browsercrawl.errors import LoginError, UserError
-from browsercrawl.session.detect import reason_kind
+from browsercrawl.session.detect import (
+    GONE_AFTER_UNSIGNED,
+    MISSING_SIGNAL,
+    PROBE_FAILED,
+    learn_signal,
+    logged_in,
+    login_snapshot,
+    reason_kind,
+)
 from browsercrawl.session.flow import load_flow, replay_flow
 from browsercrawl.session.formlogin import form_login
 from browsercrawl.session.login import AccountLocked, LoginSettings, WrongCredentials, traced_login
@@ -75,6 +89,7 @@ class _PageNote:
 
     generation: int | None = None  # the context's login generation when navigation started
     refused: str | None = None  # why the page must not be stored (it was served logged out)
+    renewals: int = 0  # re-logins asked for by other hooks' requests during this fetch
 
 
 @dataclass(eq=False)
@@ -84,6 +99,8 @@ class ContextInfo:
     slot: AccountSlot
     generation: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The last probe of the landing page: (when it started, under which login, alive?).
+    probe: tuple[float, int, bool] | None = None
 
 
 class SessionManager(PageHook):
@@ -105,6 +122,9 @@ class SessionManager(PageHook):
         self.settings = LoginSettings.from_config(cfg, trace_dir=trace_dir, pause_on_error=pause_on_error,
                                                   headed=headed)
         self.detector = self.settings.detector
+        self.detector.signal_selector = cfg.logged_in.selector
+        self._probe_lock = asyncio.Lock()
+        self.probes = 0
         self.flow = load_flow(cfg.path(cfg.flow)) if cfg.flow else None
         if self.flow is not None and self.settings.logged_in.is_empty():
             self.settings.logged_in = self.flow.logged_in
@@ -144,6 +164,8 @@ class SessionManager(PageHook):
             "accounts_retired": list(self.retired),
             "logins_per_account": {s.name: s.logins for s in self.slots},
             "sessions_lost": dict(self.lost_reasons),
+            "signal": self.detector.signal,
+            "unsigned_shapes": sorted(self.detector.unsigned_shapes),
             "captchas_answered": self.settings.captchas_answered,
             "captchas_accepted": self.settings.captchas_accepted,
             "fatal": str(self.fatal) if self.fatal else None,
@@ -239,8 +261,14 @@ class SessionManager(PageHook):
             async def body(tab: Page) -> Any:
                 return await form_login(tab, url, account.username, password, self.settings, self.cfg.form)
 
+        async def body_then_learn(tab: Page) -> Any:
+            outcome = await body(tab)
+            if self.detector.learned.landing_url is None:
+                await self._learn(tab)
+            return outcome
+
         started = time.monotonic()
-        await traced_login(ctx, self.settings, body)
+        await traced_login(ctx, self.settings, body_then_learn)
         info.generation += 1
         slot.logins += 1
         self.logins += 1
@@ -249,6 +277,50 @@ class SessionManager(PageHook):
         if path is not None:
             save_state(slot.state, path)
         log.info("logged in as %s in %.1fs", account.username, time.monotonic() - started)
+
+    async def _learn(self, tab: Page) -> None:
+        """What a logged-in page looks like here: its logout control, whether it shows a sign-in one."""
+        with contextlib.suppress(Exception):
+            after = await login_snapshot(tab)
+            selector = learn_signal({"selectors": [], "cookies": set()}, after).selector
+            sign_in_shown = await self.detector.shows_sign_in(tab)
+            self.detector.learn(selector, sign_in_shown, tab.url)
+            log.info("logged-in signal learned at %s: %s%s", tab.url, selector or "none",
+                     "" if not sign_in_shown else " (the page shows a sign-in control: that rule is off)")
+
+    async def _session_alive(self, context: BrowserContext) -> bool | None:
+        """Does the login's landing page still show the logged-in signal (one extra page load)?
+        None when the landing page could not be loaded: that proves nothing either way."""
+        url = self.detector.learned.landing_url
+        signal = self.detector.signal
+        if not url or not signal:
+            return False
+        self.probes += 1
+        tab = await context.new_page()
+        try:
+            try:
+                await tab.goto(url, wait_until="load", timeout=self.job.rendering.timeout_seconds * 1000)
+            except Exception:
+                return None
+            return await logged_in(tab, LoggedInSignal(selector=signal), self.detector, wait_ms=3000)
+        except Exception:
+            return None
+        finally:
+            with contextlib.suppress(Exception):
+                await tab.close()
+
+    async def _probe(self, info: ContextInfo, context: BrowserContext, generation: int) -> bool | None:
+        """Probe under the login ``generation`` (the caller holds the probe lock); a re-login in
+        between means the page must be fetched again (False)."""
+        if info.generation != generation:
+            return False
+        started = time.monotonic()
+        alive = await self._session_alive(context)
+        if alive is None:
+            return None
+        alive = alive and info.generation == generation
+        info.probe = (started, generation, alive)
+        return alive
 
     async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo) -> bool:
         """Log in; a locked/rejected account is retired and the next one tried. False if fatal."""
@@ -295,6 +367,7 @@ class SessionManager(PageHook):
         if info is None:
             return
         ctx.note(_PageNote).generation = info.generation
+        ctx.renew_session = lambda reason: self._renew(ctx, reason)
         delay = self.cfg.delay_for(info.slot.account)
         if delay > 0:
             slot = info.slot
@@ -311,8 +384,11 @@ class SessionManager(PageHook):
         if self.fatal is not None:
             note.refused = "login impossible"
             return
-        reason = await self.detector.lost_reason(page, ctx.response)
+        reason = await self._judge(page, ctx.response, note.generation)
         if reason is None:
+            return
+        if reason == PROBE_FAILED:  # no evidence of a loss: no re-login, the page comes again later
+            note.refused = reason
             return
         self.lost_reasons[reason_kind(reason)] += 1
         info = self.contexts.get(page.context)
@@ -341,10 +417,83 @@ class SessionManager(PageHook):
                 ctx.response = await page.goto(
                     ctx.request.url, wait_until=self.job.rendering.goto_wait, timeout=timeout_ms
                 )
-                reason = await self.detector.lost_reason(page, ctx.response)
-                if reason is None:
+                reason = await self._judge(page, ctx.response, seen)
+                if reason is None or reason == PROBE_FAILED:
+                    note.refused = reason
                     return
             note.refused = reason
+        finally:
+            self.handle.release_host(host)
+
+    async def _judge(self, page: Page, response: Any, generation: int | None) -> str | None:
+        """Why the page just loaded looks logged out, or None; see the module docstring."""
+        reason = await self.detector.lost_reason(page, response)
+        if reason == MISSING_SIGNAL:
+            unsigned = await self._unsigned_page(page, generation)
+            return None if unsigned else (PROBE_FAILED if unsigned is None else reason)
+        status = response.status if response is not None else 200
+        if reason is None and self.detector.unsigned(page.url, status):
+            # Nothing on a page of an unsigned shape shows a loss: it is kept only if the session
+            # outlived it.
+            alive = await self._alive_since(page, generation, time.monotonic())
+            if alive is None:
+                return PROBE_FAILED
+            if not alive:
+                return GONE_AFTER_UNSIGNED
+        return reason
+
+    async def _alive_since(self, page: Page, generation: int | None, since: float) -> bool | None:
+        """Was the session ``page`` was served under still alive at ``since`` or later? One probe
+        answers for every page loaded before it started (a session that ended does not revive)."""
+        info = self.contexts.get(page.context)
+        if info is None or generation is None:
+            return True  # not a context this part logged in: nothing to vouch for
+        async with self._probe_lock:
+            last = info.probe
+            if last is not None and last[0] >= since and last[1] == generation and last[2]:
+                return True
+            return await self._probe(info, page.context, generation)
+
+    async def _unsigned_page(self, page: Page, generation: int | None) -> bool | None:
+        """A page without the signal: if the session it was served under is still alive (the login
+        it was fetched with is the context's current one, before and after the probe), pages of
+        its shape carry no signal. A re-login in between proves nothing: the page is fetched again.
+        None: the probe could not tell."""
+        info = self.contexts.get(page.context)
+        if info is None or generation is None:
+            return False
+        async with self._probe_lock:  # tabs that hit the same shape at once probe once
+            if await self.detector.lost_reason(page, None) != MISSING_SIGNAL:
+                return True  # another tab's probe exempted this shape meanwhile
+            alive = await self._probe(info, page.context, generation)
+            if not alive:
+                return alive
+            self.detector.exempt(page.url)
+            log.info("pages shaped like %s do not show the logged-in signal %s; not expected there",
+                     page.url, self.detector.signal)
+            return True
+
+    async def _renew(self, ctx: PageContext, reason: str) -> bool:
+        """Another hook's request from this page was refused (see ``PageContext.renew_session``)."""
+        page = ctx.page
+        info = self.contexts.get(page.context) if page is not None else None
+        note = ctx.note(_PageNote)
+        if info is None or self.fatal is not None or note.renewals >= RELOGINS_PER_PAGE:
+            return False
+        note.renewals += 1
+        self.lost_reasons[reason_kind("a sub-request " + reason)] += 1
+        host = ctx.request.host
+        self.handle.hold_host(host)
+        try:
+            async with info.lock:
+                if info.generation == note.generation:
+                    log.info("session of %s lost during %s (%s); logging in again", info.slot.name,
+                             ctx.request.url, reason)
+                    if not await self._login_with_fallback(page.context, info):
+                        return False
+                    self.relogins += 1
+                note.generation = info.generation
+            return True
         finally:
             self.handle.release_host(host)
 

@@ -87,6 +87,9 @@ class PersonSnapshot:
     items: dict[str, dict[str, Any]]  # item id -> {time (epoch s or None), text, data}
     items_complete: bool
     errors: list[str] = field(default_factory=list)
+    # JSON requests of the lists that the site refused or answered with something else than JSON:
+    # the person must not be stored from this visit (its lists would look empty).
+    failed_requests: list[str] = field(default_factory=list)
 
     def newest_item_time(self) -> float | None:
         times = [i["time"] for i in self.items.values() if i["time"] is not None]
@@ -163,6 +166,8 @@ async def read_person(page: Page, cfg: SocialConfig, matcher: PersonMatcher) -> 
         answer = results[id(s)]
         if answer.get("error"):
             snap.errors.append(f"{s.source} {s.url or s.script or s.entries}: {answer['error']}")
+            if answer.get("status") is not None:
+                snap.failed_requests.append(answer["error"])
         if role == "rel":
             assert hasattr(s, "kind")
             rel = snap.relations.setdefault(s.kind, RelationList())

@@ -33,6 +33,7 @@ class _PageNote:
     """The person read from the live page before its snapshot, if it is a person's page."""
 
     snapshot: PersonSnapshot | None = None
+    failed: str | None = None  # a list request that failed even after a fresh login
 
 
 class SocialHook(PageHook):
@@ -54,6 +55,7 @@ class SocialHook(PageHook):
         self.known: set[str] = set()  # people visited or queued: the max_people budget
         # Set by a recrawl: snapshots are handed over here instead of becoming crawl rows.
         self.collect: dict[str, tuple[PersonSnapshot, dict[str, Any]]] | None = None
+        self.lists_failed = 0  # person pages refused because a list request failed
 
     # -- set-up ---------------------------------------------------------------------------------
     def tables(self, db: Store) -> None:
@@ -91,13 +93,33 @@ class SocialHook(PageHook):
         snap = await read_person(page, self.cfg, self.matcher)
         if snap is None:
             return  # not a person's page
+        # A list request refused (403, a login page instead of JSON) usually means the session
+        # ended between the page and its lists: read them again under a fresh login. A list that
+        # still fails fails the page (the engine retries it), never a person stored with no edges.
+        while snap is not None and snap.failed_requests:
+            if ctx.renew_session is None or not await ctx.renew_session(snap.failed_requests[0]):
+                break
+            snap = await read_person(page, self.cfg, self.matcher)
+        if snap is None:
+            return
+        if snap.failed_requests:
+            ctx.note(_PageNote).failed = snap.failed_requests[0]
+            return
         if not self.clock.probed:
             await self.clock.probe(page.context, self.base_url)
         ctx.note(_PageNote).snapshot = snap
 
     async def after_snapshot(self, ctx: PageContext) -> None:
-        snap = ctx.note(_PageNote).snapshot
+        note = ctx.note(_PageNote)
+        snap = note.snapshot
         result = ctx.result
+        if note.failed is not None and result is not None:
+            result.store = False
+            result.title = f"a list of the person failed ({note.failed})"
+            result.extra_rows.clear()
+            result.extra_urls.clear()
+            self.lists_failed += 1
+            return
         if snap is None or result is None or not result.store or not 200 <= result.status < 400:
             return
         self.clock.see(snap.newest_item_time())

@@ -34,7 +34,8 @@ class SocialPart(Part):
         self.hook.tables(db)
 
     def summary(self) -> dict[str, Any]:
-        return {"people_known": len(self.hook.known)}
+        return {"people_known": len(self.hook.known),
+                "person_pages_refused_for_failed_lists": self.hook.lists_failed}
 
 
 def resolved_config(cfg: SocialConfig, job: JobConfig) -> SocialConfig:

@@ -62,11 +62,12 @@ async ({spec, vars}) => {
       }
       if (!r.ok) {
         if (r.status === 404 && n > 0) return {entries: out, complete: true, error: null};
-        return {entries: out, complete: false, error: url + " -> HTTP " + r.status};
+        return {entries: out, complete: false, error: url + " -> HTTP " + r.status, status: r.status};
       }
       let data;
       try { data = await r.json(); } catch (e) {
-        return {entries: out, complete: false, error: url + " did not answer JSON"};
+        // (a login page served instead of the list, when the session is gone)
+        return {entries: out, complete: false, error: url + " did not answer JSON", status: r.status};
       }
       const list = get(data, spec.list_path);
       if (!Array.isArray(list)) {

@@ -70,6 +70,11 @@ def collect_stats(database: str | Reader) -> dict[str, Any]:
                 " GROUP BY error ORDER BY 2 DESC LIMIT 10"
             )
         )
+    if "trap_cuts" in tables:
+        # Links not followed as crawler traps (browsercrawl.frontier.traps), by rule and by shape.
+        stats["traps_cut"] = dict(conn.execute("SELECT rule, COUNT(*) FROM trap_cuts GROUP BY rule"))
+        stats["trap_shapes"] = dict(conn.execute(
+            "SELECT shape, COUNT(*) FROM trap_cuts GROUP BY shape ORDER BY 2 DESC LIMIT 10"))
     if "pages" in tables:
         stats["status"] = {
             str(k): v

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from browsercrawl_demo.focus_demo import report_rows as focus_rows
 from browsercrawl_demo.search_forms_demo import report_rows as search_forms_rows
+from browsercrawl_demo.traps_demo import report_rows as trap_rows
 
 
 def _ratio(found: Any, expected: Any) -> str:
@@ -42,6 +43,8 @@ def print_report(report: dict[str, Any]) -> None:
     for row in search_forms_rows(report):
         table.add_row(*row)
     for row in focus_rows(report):
+        table.add_row(*row)
+    for row in trap_rows(report):
         table.add_row(*row)
     cap = report.get("captcha_model") or {}
     table.add_row(

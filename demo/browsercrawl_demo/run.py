@@ -36,6 +36,7 @@ from browsercrawl_demo.config import DemoConfig
 from browsercrawl_demo.expected import login_pages_stored, pick_samples, score_records
 from browsercrawl_demo.focus_demo import run_focus
 from browsercrawl_demo.search_forms_demo import run_search_forms
+from browsercrawl_demo.traps_demo import run_archive_trap
 from browsercrawl_demo.truth import build_truth
 
 PASSWORD_ENV = "BC_DEMO_PASSWORD"
@@ -226,6 +227,8 @@ def run_demo(
         }
         report["search_forms"] = run_search_forms(out, site.url, truth, _session_section(site, user, model),
                                                   out / "community.profile.json", echo)
+        report["archive_trap"] = run_archive_trap(out, site.url, truth, _session_section(site, user, model),
+                                                  echo)
         report["site_mutations"] = len(site.state.mutations)
     report["focus"] = run_focus(out, echo, seed=seed)
     (out / "summary.json").write_text(json.dumps(report, indent=2))
