@@ -26,6 +26,8 @@ _SUBCOMMANDS: dict[str, str] = {
     "export": "browsercrawl.commands.data:export",
     "stats": "browsercrawl.commands.data:stats",
     "status": "browsercrawl.commands.status:status",
+    "search": "browsercrawl.commands.search:search_cmd",
+    "browse": "browsercrawl.commands.browse:browse",
     "recrawl": "browsercrawl.commands.recrawl:recrawl_cmd",
     "login": "browsercrawl.session.cli:login",
 }

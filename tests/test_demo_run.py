@@ -56,6 +56,11 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     assert fo["targets_found"] >= max(0.6 * fo["targets_existing"], 1.5 * fo["bfs_targets_found"])
     assert fo["labelled_right"] >= 0.95 * fo["labelled"] > 0
     assert "score pages found at half the pages" in res.stdout
+    # The full-text index kept during the crawl finds the crawled threads (docs/search.md).
+    found = report["search"]
+    assert found["threads_searched"] > 0 and found["first_by_body_sentence"] >= 0.95, found
+    assert found["first_by_title"] >= 0.8 and found["record_in_top3_by_title"] >= 0.9, found
+    assert "search: first hit by title" in res.stdout
     # The password never reaches the files the demo leaves behind.
     from browsercrawl_demo.auth import password_for
 

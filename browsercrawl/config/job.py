@@ -173,6 +173,7 @@ class BrowserConfig(_Section):
 class OutputConfig(_Section):
     database: str = "crawl.db"
     store_html: bool = True
+    search_index: bool = True  # full-text index kept in each page's transaction (docs/search.md)
 
 
 class JobConfig(BaseModel):

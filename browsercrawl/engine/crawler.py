@@ -89,6 +89,7 @@ class Crawler:
         self._interrupted = False
         self._dry = False  # the parts had nothing more when the crawl last ran dry
         self.blocked_seeds: dict[str, str] = {}  # seed -> why it was skipped (robots.txt rule, scope)
+        self.search_built: dict[str, float] = {}  # seconds spent building each new search index
 
     # -- the handle the parts get (CrawlHandle) ---------------------------------------------------
     def hold_host(self, host: str) -> None:
@@ -169,6 +170,8 @@ class Crawler:
                 part.create_tables(db)
             self.traps.create_tables(db)
             self.traps.load(db)
+            # After the parts' tables: the index covers the records, people and items they declare.
+            self.search_built = db.ensure_search_index(self.job.output.search_index)
             frontier = await open_frontier(self.job, db)
         except BaseException:
             await db.close()
@@ -266,6 +269,7 @@ class Crawler:
             await db.write(lambda tx: tx.insert_rows(SHAPE_WAITS, rows))
         counts = await frontier.counts()
         total = await db.count_pages()
+        search = await asyncio.to_thread(self._search_figures, db)
         await db.close()
         seconds = time.monotonic() - started
         pool = renderer.pool if renderer is not None else None
@@ -292,11 +296,20 @@ class Crawler:
             traps=self.traps.summary(),
             backends=self._backends(db, writer),
             blocked_seeds=self.blocked_seeds,
+            search=search,
         )
         self.runtime = None
         if self.fatal is not None:
             raise self.fatal  # e.g. every account locked: exit 3 with the reason
         return summary
+
+    def _search_figures(self, db: Store) -> dict[str, Any]:
+        """The full-text index's size per table and what building it took in this run."""
+        if not self.job.output.search_index:
+            return {"indexed": False}
+        sizes = db.search_index_sizes()
+        return {"indexed": True, "index_bytes": sum(sizes.values()), "index_bytes_by_table": sizes,
+                "built_seconds": self.search_built}
 
     def _backends(self, db: Store, writer: ResultWriter) -> dict[str, Any]:
         """Where the crawl's state lives and what it cost per page (the distributed benchmark's figures)."""

@@ -43,6 +43,8 @@ class CrawlSummary:
         blocked = "; ".join(f"{seed} {why}" for seed, why in self.blocked_seeds.items())
         return (f"nothing could be crawled: every seed was refused ({blocked}); change the seeds, "
                 "the [scope] or politeness.obey_robots (for a site you may crawl)")
+    # The full-text index: size in bytes (per table) and seconds spent building new indexes.
+    search: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in self.__dict__.items() if k != "parts"}

@@ -40,6 +40,7 @@ from browsercrawl.social.rate import p_change
 from browsercrawl.social.store import apply_revisit, iso
 from browsercrawl.storage.base import is_postgres_url
 from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.search_index import prepare_connection
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,8 @@ class _Writer:
     def __init__(self, path: Path) -> None:
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA busy_timeout=10000")
+        # The search index's triggers on people and items run on this connection too.
+        prepare_connection(self.conn)
         self.lock = asyncio.Lock()
 
     async def run(self, fn: Any) -> Any:

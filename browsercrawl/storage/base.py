@@ -94,6 +94,14 @@ class Store(Protocol):
         """Create the table, or add the columns it lacks; a single integer ``pk`` is assigned
         automatically when a row leaves it out."""
 
+    def ensure_search_index(self, enabled: bool = True, rebuild: bool = False) -> dict[str, float]:
+        """Create the full-text index of pages, records, people and items, kept in step with them
+        inside each write transaction (or drop it when not ``enabled``; rebuild it with ``rebuild``).
+        Returns the seconds spent filling each index built now."""
+
+    def search_index_sizes(self) -> dict[str, int]:
+        """Bytes of the full-text index, per indexed table."""
+
     def has_table(self, name: str) -> bool: ...
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import sqlite_utils
 
 from browsercrawl.errors import UserError
+from browsercrawl.storage import search_index
 from browsercrawl.storage.base import (
     MARKER_KEY,
     MARKER_VALUE,
@@ -166,6 +167,7 @@ class CrawlDatabase:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=10000")
+            search_index.prepare_connection(conn)
             conn.executescript(_CORE_SCHEMA)
             for table, column, kind in CORE_COLUMNS_ADDED:
                 have = {row[1] for row in conn.execute(f"PRAGMA table_info([{table}])")}
@@ -266,6 +268,21 @@ class CrawlDatabase:
                 table.create_index(list(idx), if_not_exists=True)
 
         self._executor.submit(self._call, _create).result()
+
+    def ensure_search_index(self, enabled: bool = True, rebuild: bool = False) -> dict[str, float]:
+        """Create the full-text index of every indexed table and its triggers (or drop it when not
+        ``enabled``); the seconds spent filling each newly built index (``search_index.py``)."""
+
+        def _ensure(conn: sqlite3.Connection) -> dict[str, float]:
+            if not enabled:
+                search_index.drop_index(conn)
+                return {}
+            return search_index.ensure_index(conn, rebuild=rebuild)
+
+        return self._executor.submit(self._call, _ensure).result()
+
+    def search_index_sizes(self) -> dict[str, int]:
+        return self._executor.submit(self._call, search_index.index_sizes).result()
 
     def has_table(self, name: str) -> bool:
         return bool(self.read("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)))

@@ -260,6 +260,22 @@ class PostgresStore:
 
         self.run_sync(_create)
 
+    def ensure_search_index(self, enabled: bool = True, rebuild: bool = False) -> dict[str, float]:
+        """The tsvector columns, triggers and GIN indexes of ``pg_search.py``, under the schema lock."""
+        from browsercrawl.storage import pg_search
+
+        def _ensure(conn: Any) -> dict[str, float]:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                return pg_search.ensure_index(conn, enabled=enabled, rebuild=rebuild)
+
+        return self.run_sync(_ensure)
+
+    def search_index_sizes(self) -> dict[str, int]:
+        from browsercrawl.storage import pg_search
+
+        return self.run_sync(pg_search.index_sizes)
+
     def has_table(self, name: str) -> bool:
         return bool(self.read("SELECT 1 FROM information_schema.tables WHERE table_schema = "
                               "current_schema() AND table_name = ?", (name,)))

@@ -75,8 +75,9 @@ class PgReader(Reader):
             for row in cur:
                 if names is None:
                     names = [d.name for d in cur.description]
-                yield {n: (bytes(v) if isinstance(v, memoryview) else v) for n, v in zip(names, row,
-                                                                                       strict=True)}
+                # search_tsv: the full-text index's column (pg_search.py), not data.
+                yield {n: (bytes(v) if isinstance(v, memoryview) else v)
+                       for n, v in zip(names, row, strict=True) if n != "search_tsv"}
 
     def close(self) -> None:
         self.conn.close()

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import zlib
 from collections.abc import Iterator
 from typing import IO, Any
 
 from browsercrawl.errors import UserError
 from browsercrawl.storage.reader import Reader, open_reader
+
+_INDEX_TABLE = re.compile(r"_fts(_cjk)?(_(data|idx|docsize|content|config))?$")
 
 
 def decompress_html(blob: bytes | None) -> str | None:
@@ -57,7 +60,8 @@ def collect_stats(database: str | Reader) -> dict[str, Any]:
     conn = db
     tables = db.tables()
     stats: dict[str, Any] = {"database": db.location}
-    stats["tables"] = {t: db.count(t) for t in sorted(tables)}
+    # The full-text index's tables are reported under "search", by size.
+    stats["tables"] = {t: db.count(t) for t in sorted(tables) if not _INDEX_TABLE.search(t)}
     # An empty frontier table: a distributed crawl, whose frontier is in Redis (`browsercrawl status`).
     if "frontier" in tables and stats["tables"]["frontier"]:
         stats["frontier"] = dict(conn.execute("SELECT state, COUNT(*) FROM frontier GROUP BY state"))
@@ -96,6 +100,7 @@ def collect_stats(database: str | Reader) -> dict[str, Any]:
         if "complete" in cols:
             stats["incomplete_pages"] = conn.execute(
                 "SELECT COUNT(*) FROM pages WHERE complete = 0").fetchone()[0]
+        stats["search"] = search_figures(db)
     if "shape_waits" in tables and stats["tables"]["shape_waits"]:
         stats["learned_waits"] = {
             shape: ({"selector": sel, "content_ms": ms, "pages": pages, "hits": hits, "misses": misses}
@@ -106,3 +111,14 @@ def collect_stats(database: str | Reader) -> dict[str, Any]:
                 " FROM shape_waits ORDER BY shape")
         }
     return stats
+
+
+def search_figures(db: Reader) -> dict[str, Any]:
+    """The full-text index: bytes per table, when and in how many seconds it was built."""
+    if db.kind == "postgresql":
+        from browsercrawl.storage import pg_search
+
+        return pg_search.index_figures(db.conn)
+    from browsercrawl.storage import search_index
+
+    return search_index.index_figures(db.db.conn)

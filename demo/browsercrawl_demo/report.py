@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from browsercrawl_demo.focus_demo import report_rows as focus_rows
+from browsercrawl_demo.search_demo import report_rows as search_rows
 from browsercrawl_demo.search_forms_demo import report_rows as search_forms_rows
 from browsercrawl_demo.traps_demo import report_rows as trap_rows
 
@@ -45,6 +46,8 @@ def print_report(report: dict[str, Any]) -> None:
     for row in focus_rows(report):
         table.add_row(*row)
     for row in trap_rows(report):
+        table.add_row(*row)
+    for row in search_rows(report):
         table.add_row(*row)
     cap = report.get("captcha_model") or {}
     table.add_row(

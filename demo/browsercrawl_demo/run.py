@@ -35,6 +35,7 @@ from browsercrawl_demo.captcha_image import random_captcha_text, render_captcha
 from browsercrawl_demo.config import DemoConfig
 from browsercrawl_demo.expected import login_pages_stored, pick_samples, score_records
 from browsercrawl_demo.focus_demo import run_focus
+from browsercrawl_demo.search_demo import search_scores
 from browsercrawl_demo.search_forms_demo import run_search_forms
 from browsercrawl_demo.traps_demo import run_archive_trap
 from browsercrawl_demo.truth import build_truth
@@ -198,6 +199,7 @@ def run_demo(
             "login_pages_stored": login_pages_stored(out / "community.db"),
             **_records_score(out / "community.db", site.url, truth, out / "community.profile.json"),
         }
+        report["search"] = search_scores(out / "community.db", site.url, truth)
 
         from browsercrawl_demo.social_job import demo_social_section, found_vs_expected
 
