@@ -8,8 +8,12 @@ browser (crawl, induce, recrawl, login, CAPTCHA labelling) opens it with :func:`
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
+import re
 import shutil
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -49,6 +53,29 @@ BASE_ARGS = (
 )
 
 
+# Chromium's reduced user-agent string (what a headed desktop Chromium on Linux sends): only the
+# major version varies. Headless Chromium says ``HeadlessChrome`` instead, which sites block.
+_UA_TEMPLATE = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/{major}.0.0.0 Safari/537.36"
+)
+
+
+@functools.cache
+def headed_user_agent(executable: str) -> str | None:
+    """The user agent the installed Chromium sends when headed, from its ``--version``; None if unknown.
+
+    Blocking (a subprocess), so callers on the event loop run it in a thread; cached per executable.
+    """
+    try:
+        out = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=30,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r"(\d+)\.\d+\.\d+", out)
+    return _UA_TEMPLATE.format(major=match.group(1)) if match else None
+
+
 def find_chromium(configured: str | None = None) -> str:
     """Return the path of a Chromium executable: the configured one, $BROWSERCRAWL_CHROMIUM, or PATH."""
     for path in (configured, os.environ.get(CHROMIUM_ENV)):
@@ -76,6 +103,7 @@ class LaunchOptions:
     headless: bool = True
     slow_mo_ms: float = 0
     extra_args: list[str] = field(default_factory=list)
+    user_agent: str | None = None  # None: the installed Chromium's headed user agent
 
     def as_kwargs(self) -> dict:
         if not self.headless and not os.environ.get("DISPLAY"):
@@ -104,6 +132,7 @@ def job_launch_options(
         headless=job.browser.headless and not headed,
         slow_mo_ms=slow_mo_ms if slow_mo_ms is not None else job.browser.slow_mo_ms,
         extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)],
+        user_agent=job.browser.user_agent,
     )
 
 
@@ -111,6 +140,10 @@ def job_launch_options(
 async def open_browser(options: LaunchOptions | None = None) -> AsyncIterator[Browser]:
     """Start Playwright and Chromium with browsercrawl's flags; close both on the way out."""
     kwargs = (options or LaunchOptions()).as_kwargs()  # a missing Chromium or display fails here
+    user_agent = (options.user_agent if options else None) or await asyncio.to_thread(
+        headed_user_agent, kwargs["executable_path"])
+    if user_agent:  # every context's default; a context's own user_agent still wins
+        kwargs["args"] = [*kwargs["args"], f"--user-agent={user_agent}"]
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(**kwargs)
         try:
