@@ -168,6 +168,22 @@ def login_form(*, csrf: str, next_path: str, captcha_nonce: str | None, error: s
     return layout("Log in", body, kind="login")
 
 
+def otp_form(*, csrf: str, next_path: str, error: str = "") -> str:
+    """The second login step of a member with two-factor login on: the authenticator app's code."""
+    err = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
+    body = (
+        f"<h1>Two-factor authentication</h1>{err}"
+        f'<form id="otp-form" method="post" action="/login/otp?{e(urlencode({"next": next_path}))}">'
+        f'<input type="hidden" name="csrf_token" value="{e(csrf)}">'
+        f'<input type="hidden" name="next" value="{e(next_path)}">'
+        '<label for="otp">Authentication code</label>'
+        '<input id="otp" name="otp" type="text" inputmode="numeric" autocomplete="one-time-code" '
+        'pattern="[0-9]{6}" required>'
+        '<button id="otp-submit" type="submit">Verify</button></form>'
+    )
+    return layout("Two-factor authentication", body, kind="login")
+
+
 def robots_txt() -> str:
     return "User-agent: *\nDisallow: /admin/\n"
 
