@@ -27,6 +27,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "stats": "browsercrawl.commands.data:stats",
     "status": "browsercrawl.commands.status:status",
     "recrawl": "browsercrawl.commands.recrawl:recrawl_cmd",
+    "discover": "browsercrawl.commands.discover:discover_cmd",
     "login": "browsercrawl.session.cli:login",
 }
 

@@ -86,9 +86,8 @@ class AjaxHook(PageHook):
         if not (rule.expands or rule.wait in ("selector", "dom-stable")):
             note.report = {"wait_ok": wait_ok, "rule": rule.match}
             return
-        opts = self._js_options(rule, max(0.0, deadline - time.monotonic()))
         try:
-            report = await page.evaluate(EXPAND_JS, opts)
+            report = await expand_page(page, self.cfg, rule, max(0.0, deadline - time.monotonic()))
         except PlaywrightError as exc:
             # A click navigated after all (or the page crashed): reload so the snapshot is right.
             log.warning("expansion of %s stopped: %s", ctx.request.url, str(exc).split("\n")[0])
@@ -98,32 +97,6 @@ class AjaxHook(PageHook):
         report["rule"] = rule.match
         report["wait"] = rule.wait
         note.report = report
-
-    def _js_options(self, rule: AjaxRule, remaining_s: float) -> dict[str, Any]:
-        ex = rule.explore
-        return {
-            **in_page_wait(rule),
-            "budgetMs": remaining_s * 1000,
-            "scroll": rule.scroll,
-            "loadMore": rule.load_more,
-            "maxLoadMore": rule.max_load_more,
-            "idleMs": rule.idle_ms,
-            "quietMs": QUIET_MS,
-            "doneSelector": rule.done_selector,
-            "itemSelector": rule.item_selector,
-            "denyTexts": self.cfg.all_deny_texts,
-            "denySelectors": self.cfg.all_deny_selectors,
-            "blockMutations": self.cfg.block_mutations,
-            "explore": None
-            if ex is None
-            else {
-                "maxClicks": ex.max_clicks,
-                "maxStates": ex.max_states,
-                "candidates": ex.candidates,
-                "settleMs": ex.settle_ms,
-                "storeHtml": ex.store_html,
-            },
-        }
 
     # -- both paths --------------------------------------------------------------------------
     async def after_snapshot(self, ctx: PageContext) -> None:
@@ -190,6 +163,44 @@ class AjaxHook(PageHook):
             self._sent_back.add(ctx.request.url)
             ctx.result.store = False
             self.sent_back += 1
+
+
+async def expand_page(page: Page, cfg: AjaxConfig, rule: AjaxRule, budget_s: float) -> dict[str, Any]:
+    """Run ``expand.js`` once in ``page``: the rule's in-page wait, scrolling, load-more clicks and
+    exploration, with ``cfg``'s deny list and mutation guard. Its report (see ``expand.js``).
+
+    Also used outside a crawl (``discover`` opens a person's tabs and lists with it), so nothing
+    the crawl refuses to click is clicked there either.
+    """
+    return await page.evaluate(EXPAND_JS, expand_options(cfg, rule, budget_s))
+
+
+def expand_options(cfg: AjaxConfig, rule: AjaxRule, remaining_s: float) -> dict[str, Any]:
+    """The options object ``expand.js`` takes for ``rule`` under ``cfg``."""
+    ex = rule.explore
+    return {
+        **in_page_wait(rule),
+        "budgetMs": remaining_s * 1000,
+        "scroll": rule.scroll,
+        "loadMore": rule.load_more,
+        "maxLoadMore": rule.max_load_more,
+        "idleMs": rule.idle_ms,
+        "quietMs": QUIET_MS,
+        "doneSelector": rule.done_selector,
+        "itemSelector": rule.item_selector,
+        "denyTexts": cfg.all_deny_texts,
+        "denySelectors": cfg.all_deny_selectors,
+        "blockMutations": cfg.block_mutations,
+        "explore": None
+        if ex is None
+        else {
+            "maxClicks": ex.max_clicks,
+            "maxStates": ex.max_states,
+            "candidates": ex.candidates,
+            "settleMs": ex.settle_ms,
+            "storeHtml": ex.store_html,
+        },
+    }
 
 
 def has_load_more(html: str, load_more: str) -> bool:

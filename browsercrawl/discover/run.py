@@ -1,0 +1,171 @@
+"""``discover``: from one person's page to a ``[social]`` section that crawls the whole community.
+
+1. Open the person's page with the job's session (logged in as the crawl would be), open its tabs
+   and press "more" safely (``observe.py``).
+2. The person URL pattern and id: the shape the page's URL shares with the people its JSON names,
+   else with its links (``people.py``).
+3. The relation and item lists: arrays of people / of timed entries in the JSON it fetched or
+   embedded, their endpoint templates and paging (``lists.py``).
+4. The person fields: open a second person named in those lists, find the first person's entry
+   in the second's lists, and learn a wrapper from the two pages and their entries (``fields.py``).
+
+What it could not decide is kept in ``Findings.undecided`` and printed; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin
+
+from browsercrawl.assemble import build_parts
+from browsercrawl.config import JobConfig
+from browsercrawl.config.job import parse_job
+from browsercrawl.discover.fields import LearnedFields, learn_person_fields, wanted_values
+from browsercrawl.discover.lists import FoundList, find_lists, person_urls
+from browsercrawl.discover.observe import Observation, observe
+from browsercrawl.discover.people import PersonShape, infer_shape
+from browsercrawl.engine.browser import LaunchOptions, job_launch_options
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.parts import StandaloneHandle
+from browsercrawl.engine.runtime import BrowserRuntime
+from browsercrawl.errors import UserError
+from browsercrawl.frontier.urls import canonical_url
+from browsercrawl.parts import REGISTRY
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext
+
+log = logging.getLogger(__name__)
+
+SECOND_PERSON_TRIES = 3
+
+
+@dataclass
+class Findings:
+    """Everything ``discover`` inferred, with one example each, and what it could not decide."""
+
+    url: str
+    person_url: str
+    person_id: str
+    shape: PersonShape
+    relations: list[FoundList] = field(default_factory=list)
+    items: list[FoundList] = field(default_factory=list)
+    fields: LearnedFields = field(default_factory=LearnedFields)
+    second_person: str | None = None
+    clicks: int = 0
+    blocked: list[str] = field(default_factory=list)
+    undecided: list[str] = field(default_factory=list)
+
+
+def minimal_job(url: str) -> JobConfig:
+    """The job ``discover`` runs without ``--job``: the URL as seed, no session."""
+    return parse_job({"seeds": [url]}, Path("discover.toml"))
+
+
+def _people_shape(obs: Observation, person_url: str) -> PersonShape:
+    docs = [*obs.responses, *obs.scripts]
+    from_json = [u for d in docs for u in person_urls(d)]
+    shape = infer_shape(person_url, from_json) or infer_shape(person_url, obs.links)
+    if shape is None:
+        raise UserError(
+            f"{obs.url}: cannot tell which URLs are people: no JSON list and no set of links shares "
+            "this page's URL shape (one path segment or one query value different); give a person's page"
+        )
+    return shape
+
+
+def choose_lists(found: list[FoundList], undecided: list[str]) -> tuple[list[FoundList], list[FoundList]]:
+    """The relation sources the job reads (every endpoint; an embedded list only when no endpoint
+    gives that kind) and the first item endpoint."""
+    relations = [f for f in found if f.role == "relation"]
+    for f in relations:
+        if f.kind is None:
+            undecided.append(f"relation kind of {f.url or f.script} ({f.list_path or 'root'}): the words "
+                             f"{f.words!r} say neither follows, followers nor friends; left out")
+    kinds_by_api = {f.kind for f in relations if f.source == "json_api" and f.kind}
+    chosen = [f for f in relations if f.kind and (f.source == "json_api" or f.kind not in kinds_by_api)]
+    items = [f for f in found if f.role == "items" and f.source == "json_api"][:1]
+    return chosen, items
+
+
+async def discover(url: str, job: JobConfig | None = None, *,
+                   launch: LaunchOptions | None = None) -> Findings:
+    """Open the person page at ``url`` (logged in with ``job``'s session) and infer its social job."""
+    job = job or minimal_job(url)
+    # Only the session part: it logs the context in; no other part may act on these pages.
+    parts = build_parts(job, CrawlOptions(quiet=True), skip=[s.name for s in REGISTRY if s.name != "session"])
+    handle = StandaloneHandle()
+    for part in parts:
+        part.bind(handle)
+    factory = next((p.context_factory for p in parts if p.context_factory), None)
+    hooks = [h for p in parts for h in p.hooks()]
+    async with BrowserRuntime(job, launch or job_launch_options(job), hooks=hooks, context_factory=factory,
+                              tabs=1) as runtime:
+        context = await runtime.new_context()
+        if handle.error is not None:
+            raise handle.error
+        first = await observe(context, url, job.ajax)
+        if first.status >= 400:
+            raise UserError(f"{url}: HTTP {first.status}")
+        person_url = canonical_url(first.canonical or first.url)
+        shape = _people_shape(first, person_url)
+        person_id = shape.id_of(person_url) or shape.id_of(canonical_url(first.url))
+        if person_id is None:
+            raise UserError(f"{url}: the page's own URL does not fit the person pattern {shape.regex()}")
+        known = {i for d in [*first.responses, *first.scripts] for u in person_urls(d)
+                 if (i := shape.id_of(u))} | {i for u in first.links if (i := shape.id_of(u))}
+        found, notes = find_lists(first.responses, first.scripts, person_id, shape, known)
+        findings = Findings(url, person_url, person_id, shape, clicks=first.clicks,
+                            blocked=list(first.blocked))
+        findings.undecided.extend(notes)
+        findings.relations, findings.items = choose_lists(found, findings.undecided)
+        if not findings.relations:
+            raise UserError(
+                f"{url}: no list of people found among the JSON this page fetched or embedded after "
+                f"opening its tabs (people would be {shape.template()}); give a person's page, and "
+                "--job with a [session] if the site needs a login"
+                + (f"; undecided: {'; '.join(findings.undecided)}" if findings.undecided else ""))
+        for f in found:
+            findings.undecided.extend(f"{f.url or f.script}: {n}" for n in f.notes)
+        await _learn_fields(context, job, findings, first, known)
+        await context.close()
+    return findings
+
+
+async def _learn_fields(context: BrowserContext, job: JobConfig, findings: Findings, first: Observation,
+                        known: set[str]) -> None:
+    """Open a second person and learn the person fields from the two pages (see the module doc)."""
+    shape, me = findings.shape, findings.person_id
+    entries: dict[str, dict[str, str]] = {}
+    for lst in findings.relations:
+        for pid, entry in lst.people.items():
+            entries.setdefault(pid, entry)
+    tried = 0
+    fallback: tuple[Observation, str] | None = None
+    for other in [p for p in entries if p != me]:
+        if tried >= SECOND_PERSON_TRIES:
+            break
+        tried += 1
+        second_url = canonical_url(urljoin(findings.person_url, shape.template().format(id=other)))
+        obs = await observe(context, second_url, job.ajax)
+        found, _ = find_lists(obs.responses, obs.scripts, other, shape, known)
+        mine = next((lst.people[me] for lst in found if lst.role == "relation" and me in lst.people), None)
+        if mine is None:
+            fallback = fallback or (obs, other)
+            continue
+        findings.second_person = other
+        findings.fields = learn_person_fields(
+            (first.html, obs.html), (wanted_values(mine), wanted_values(entries[other])), (me, other))
+        return
+    if fallback is not None:
+        obs, other = fallback
+        findings.second_person = other
+        findings.fields = learn_person_fields(
+            (first.html, obs.html), ({}, wanted_values(entries[other])), (me, other))
+        findings.undecided.append(f"fields: {me} is in none of the lists of {tried} people opened, so they "
+                                  f"were learned from {other}'s page alone")
+        return
+    findings.undecided.append("fields: no second person to learn the person fields from")

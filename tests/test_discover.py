@@ -1,0 +1,133 @@
+"""``browsercrawl discover``: from one person's page on the demo site to a job whose crawl finds
+every member and edge of the truth, without hand edits and without pressing anything that changes
+the site; and the inference steps on their own."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from browsercrawl_demo.app import demo_site_in_thread
+from browsercrawl_demo.auth import password_for
+from browsercrawl_demo.config import DemoConfig
+from browsercrawl_demo.social_job import found_vs_expected
+from browsercrawl_demo.truth import build_truth
+
+from browsercrawl.discover.lists import endpoint_template, find_lists, kind_of
+from browsercrawl.discover.observe import JsonSeen
+from browsercrawl.discover.people import infer_shape, shapes_between
+
+BIN = str(Path(sys.executable).with_name("browsercrawl"))
+
+
+def run(*args: str, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def session_job(path: Path, site_url: str, user: str) -> Path:
+    path.write_text(f"""seeds = ["{site_url}/feed"]
+[rendering]
+block = ["image", "font", "media"]
+[session]
+method = "form"
+login_url = "{site_url}/login"
+[session.logged_in]
+selector = "#logout"
+[[session.accounts]]
+username = "{user}"
+password_env = "BC_PW"
+""")
+    return path
+
+
+@pytest.mark.browser
+def test_discover_writes_a_job_whose_crawl_finds_the_whole_demo_community(tmp_path: Path) -> None:
+    with demo_site_in_thread(DemoConfig(port=0, members=40, require_captcha=False)) as site:
+        members = site.state.content.members
+        me, seed = members[0].name, members[3].name
+        job = session_job(tmp_path / "job.toml", site.url, me)
+        env = {"BC_PW": password_for(me, 0)}
+        out = tmp_path / "social.toml"
+        r = run("discover", f"{site.url}/u/{seed}", "--job", str(job), "--out", str(out), env=env)
+        assert r.returncode == 0, r.stderr
+        assert "could not decide: nothing" in r.stdout, r.stdout
+        written = tomllib.loads(out.read_text())
+        social = written["social"]
+        assert social["person_template"] == "/u/{id}"
+        assert {(rel["kind"], rel["source"]) for rel in social["relations"]} == {
+            ("follows", "json_api"), ("followed_by", "json_api")}
+        assert written["seeds"] == [f"{site.url}/u/{seed}"]
+        assert written["session"]["accounts"][0]["password_env"] == "BC_PW"
+        assert env["BC_PW"] not in out.read_text() + r.stdout + r.stderr
+        assert social["fields"]["display_name"] and social["items"][0]["fields"]["time"] == "time"
+        assert "# seen: " in out.read_text()  # commented with what it saw
+
+        r = run("crawl", str(out), "--quiet", env=env)
+        assert r.returncode == 0, r.stderr
+        truth = build_truth(site.state.content, site.clock.now())
+        figures = found_vs_expected(tmp_path / "social.db", truth, [seed])
+        assert figures["people_found"] == figures["people_expected"] == 40
+        assert figures["edge_recall"] == 1.0 and figures["edge_precision"] == 1.0, figures
+        assert site.state.mutations == []  # nothing followed, liked, deleted or logged out
+        by_name = {m.name: m for m in members}
+        import json as _json
+        import sqlite3
+        with sqlite3.connect(tmp_path / "social.db") as c:
+            fields = {pid: _json.loads(f) for pid, f in c.execute("SELECT id, fields FROM people")}
+        assert all(fields[n]["display_name"] == by_name[n].display_name for n in fields)
+
+
+@pytest.mark.browser
+def test_discover_refuses_a_page_that_names_no_people(tmp_path: Path) -> None:
+    with demo_site_in_thread(DemoConfig(port=0, members=10, require_captcha=False)) as site:
+        r = run("discover", f"{site.url}/about", "--out", str(tmp_path / "x.toml"))
+        assert r.returncode == 2 and "Traceback" not in r.stderr
+        last = r.stderr.strip().splitlines()[-1]
+        assert "cannot tell which URLs are people" in last or "no list of people found" in last, last
+        assert not (tmp_path / "x.toml").exists()
+    r = run("discover", "ftp://x", "--out", str(tmp_path / "x.toml"))
+    assert r.returncode == 2 and "not an http(s) URL" in r.stderr
+
+
+def test_person_shapes_from_paths_and_query_strings() -> None:
+    shape = infer_shape("http://h/u/ann", ["http://h/u/bob", "http://h/u/cy/", "http://h/t/1-x",
+                                           "http://h/board/2"])
+    assert shape is not None and shape.template() == "/u/{id}"
+    assert shape.id_of("http://h/u/dee/") == "dee" and shape.id_of("http://h/u/dee/posts") is None
+    q = infer_shape("http://h/people/view?tab=about&uid=7",
+                    ["http://h/people/view?tab=about&uid=8", "http://h/people/view?tab=about&uid=19"])
+    assert q is not None and q.template() == "/people/view?tab=about&uid={id}"
+    assert q.id_of("http://h/people/view?tab=about&uid=42") == "42"
+    assert shapes_between("http://h/u/ann", "http://other/u/bob") == []
+    assert infer_shape("http://h/u/ann", ["http://h/u/bob"]) is None  # one URL proves nothing
+
+
+def test_endpoints_kinds_and_lists() -> None:
+    assert endpoint_template("http://h/api/users/ann/follows/?page=2", "ann") == (
+        "/api/users/{id}/follows/?page={page}", "page", 2)
+    assert endpoint_template("http://h/api/feed?cursor=abc", "ann") == (None, None, None)
+    assert kind_of("/api/u/{id}/followers") == "followed_by"
+    assert kind_of("script#initial-following") == "follows"
+    assert kind_of("/api/u/{id}/friends") == "friends"
+    assert kind_of("/api/u/{id}/badges") is None
+    shape = infer_shape("http://h/u/ann", ["http://h/u/bob", "http://h/u/cy"])
+    assert shape is not None
+    follows = JsonSeen("http://h/api/users/ann/follows/?page=1", {
+        "results": [{"user": {"url": "/u/bob", "name": "Bob"}}, {"user": {"url": "/u/cy", "name": "Cy"}}],
+        "next": "http://h/api/users/ann/follows/?page=2"})
+    posts = JsonSeen("http://h/api/users/ann/posts?page=1", {
+        "items": [{"id": 1, "time": "2026-01-01T10:00:00Z", "body": "hello", "author_url": "/u/ann"}]})
+    feed = JsonSeen("http://h/api/feed", {"items": [{"author_url": "/u/bob"}, {"author_url": "/u/cy"}]})
+    found, notes = find_lists([follows, posts, feed], [], "ann", shape, {"bob", "cy"})
+    rel = next(f for f in found if f.role == "relation")
+    assert (rel.url, rel.list_path, rel.fields, rel.next_path, rel.kind) == (
+        "/api/users/{id}/follows/?page={page}", "results", {"url": "user.url"}, "next", "follows")
+    assert set(rel.people) == {"bob", "cy"} and rel.people["bob"]["user.name"] == "Bob"
+    items = next(f for f in found if f.role == "items")
+    assert items.fields == {"time": "time", "id": "id", "text": "body"}
+    assert any("/api/feed" in n and "does not name the person" in n for n in notes)
