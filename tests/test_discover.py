@@ -5,6 +5,7 @@ the site; and the inference steps on their own."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 import tomllib
@@ -131,3 +132,33 @@ def test_endpoints_kinds_and_lists() -> None:
     items = next(f for f in found if f.role == "items")
     assert items.fields == {"time": "time", "id": "id", "text": "body"}
     assert any("/api/feed" in n and "does not name the person" in n for n in notes)
+
+
+@pytest.mark.browser
+def test_discover_on_a_community_whose_relations_live_only_in_the_dom(tmp_path: Path, port: int) -> None:
+    """Ids in the query string, tabs, "Show more" fragments and a virtual-scrolled followers list."""
+    from tests.apps.circle import make_app, make_circle
+    from tests.apps.server import serve_in_thread
+
+    circle = make_circle(30)
+    with serve_in_thread(make_app(circle), port) as url:
+        out = tmp_path / "circle.toml"
+        r = run("discover", f"{url}/people/view?uid=5&tab=about", "--out", str(out))
+        assert r.returncode == 0, r.stderr
+        social = tomllib.loads(out.read_text())["social"]
+        assert social["person_template"] == "/people/view?uid={id}"
+        rels = {rel["kind"]: rel for rel in social["relations"]}
+        assert set(rels) == {"follows", "followed_by"}
+        assert all(rel["source"] == "dom" for rel in rels.values())
+        assert rels["followed_by"].get("scroll") and rels["follows"].get("more")
+        assert "display_name" in social["fields"] or "name" in social["fields"]
+
+        r = run("crawl", str(out), "--quiet")
+        assert r.returncode == 0, r.stderr
+        with sqlite3.connect(tmp_path / "circle.db") as c:
+            people = {row[0] for row in c.execute("SELECT id FROM people")}
+            edges = set(c.execute("SELECT from_id, to_id FROM relations WHERE kind='follows'"))
+        truth = {(str(a), str(b)) for a, b in circle.follows}
+        assert people == {str(u) for u in circle.people}
+        assert edges == truth  # recall and precision 1.0
+        assert circle.log == []  # the Follow button was never pressed

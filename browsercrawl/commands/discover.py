@@ -23,10 +23,15 @@ def report(f: Findings) -> str:
     lines = [f"person pages   {f.shape.regex()}",
              f"               e.g. {f.person_url} -> id {f.person_id!r}; queued as {f.shape.template()}"]
     for lst in f.relations:
-        where = lst.url if lst.source == "json_api" else f"<{lst.script}>"
         entry = next(iter(lst.fields.values()))
-        lines.append(f"{lst.kind:<14} {lst.source} {where} -> {lst.list_path or '(root)'}[].{entry}"
-                     + (f", next: {lst.next_path}" if lst.next_path else ""))
+        if lst.source == "dom":
+            lines.append(f"{lst.kind:<14} dom: tab {lst.tab}, entries {lst.entries_css}"
+                         + (f", more {lst.more}" if lst.more else "")
+                         + (f", recycled rows scrolled in {lst.scroll}" if lst.scroll else ""))
+        else:
+            where = lst.url if lst.source == "json_api" else f"<{lst.script}>"
+            lines.append(f"{lst.kind:<14} {lst.source} {where} -> {lst.list_path or '(root)'}[].{entry}"
+                         + (f", next: {lst.next_path}" if lst.next_path else ""))
         lines.append(f"               e.g. {lst.example} ({lst.entries} entries in {len(lst.requests)} "
                      "answers)")
     for lst in f.items:

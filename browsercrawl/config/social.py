@@ -48,6 +48,10 @@ class ListSource(_Strict):
     more: str | None = None
     entries: str | None = None
     done: str | None = Field(default=None, description="selector present once the list is complete")
+    # dom, a list that recycles its rows (virtual scrolling): its scrolling container ("window" for
+    # the page itself); entries are then read while scrolling and merged, up to max_entries
+    scroll: str | None = None
+    max_entries: int = Field(default=10_000, ge=1)
     settle_ms: int = Field(default=800, ge=0, description="no change for this long = list loaded")
     timeout_ms: int = Field(default=20000, ge=100)
 

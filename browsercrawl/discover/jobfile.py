@@ -63,6 +63,13 @@ def kept_sections(text: str) -> str:
 def _source_lines(lst: FoundList) -> list[str]:
     lines = [f"kind = {toml_value(lst.kind)}"] if lst.role == "relation" else []
     lines.append(f"source = {toml_value(lst.source)}")
+    if lst.source == "dom":
+        for key in ("tab", "more", "scroll"):
+            if getattr(lst, key):
+                lines.append(f"{key} = {toml_value(getattr(lst, key))}")
+        lines.append(f"entries = {toml_value(lst.entries_css)}")
+        lines.append(f"fields = {toml_value(lst.fields)}")
+        return lines
     if lst.source == "json_api":
         lines.append(f"url = {toml_value(lst.url)}")
         if lst.first_page != 1:
@@ -82,7 +89,11 @@ def _list_comment(lst: FoundList) -> list[str]:
     seen = lst.requests[0] if lst.requests else ""
     more = f" (+{len(lst.requests) - 1} more pages seen)" if len(lst.requests) > 1 else ""
     what = "people" if lst.role == "relation" else "items"
-    lines = [f"# seen: {seen}{more}", f"#   {lst.entries} {what} at {lst.list_path or '(the document)'}"
+    if lst.source == "dom":
+        where = f"behind the control {lst.words!r}"
+    else:
+        where = "at " + (lst.list_path or "(the document)")
+    lines = [f"# seen: {seen}{more}", f"#   {lst.entries} {what} {where}"
              + (f", e.g. {lst.example}" if lst.example else "")]
     if lst.role == "relation":
         lines.append(f"#   kind from the words: {lst.words[:100]}")

@@ -32,7 +32,7 @@ class FoundList:
     """One list source the job will read, with what was seen of it."""
 
     role: Literal["relation", "items"]
-    source: Literal["json_api", "embedded_json"]
+    source: Literal["json_api", "embedded_json", "dom"]
     list_path: str
     fields: dict[str, str]
     kind: Kind | None = None
@@ -41,6 +41,10 @@ class FoundList:
     first_page: int = 1
     next_path: str | None = None
     max_pages: int | None = None  # 1 when no paging parameter was seen
+    tab: str | None = None  # dom: the control that shows the list
+    entries_css: str | None = None  # dom: one element per entry
+    more: str | None = None  # dom: the "more" control
+    scroll: str | None = None  # dom: the scrolling container of a list that recycles its rows
     requests: list[str] = field(default_factory=list)  # URLs seen (json_api) or the page URL
     entries: int = 0
     example: str = ""

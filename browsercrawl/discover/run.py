@@ -23,6 +23,8 @@ from urllib.parse import urljoin
 from browsercrawl.assemble import build_parts
 from browsercrawl.config import JobConfig
 from browsercrawl.config.job import parse_job
+from browsercrawl.config.social import ListSource
+from browsercrawl.discover.dom import dom_lists
 from browsercrawl.discover.fields import LearnedFields, learn_person_fields, wanted_values
 from browsercrawl.discover.lists import FoundList, find_lists, person_urls
 from browsercrawl.discover.observe import Observation, observe
@@ -34,6 +36,7 @@ from browsercrawl.engine.runtime import BrowserRuntime
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.urls import canonical_url
 from browsercrawl.parts import REGISTRY
+from browsercrawl.social.extract import read_list
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext
@@ -122,6 +125,13 @@ async def discover(url: str, job: JobConfig | None = None, *,
                             blocked=list(first.blocked))
         findings.undecided.extend(notes)
         findings.relations, findings.items = choose_lists(found, findings.undecided)
+        kinds = {f.kind for f in findings.relations if f.kind}
+        if len(kinds) < 2:  # relations only in the DOM, behind tabs (or some of them)
+            dom, dom_notes = await dom_lists(context, url, shape, person_url, job.ajax, kinds)
+            findings.relations.extend(dom)
+            findings.undecided.extend(dom_notes)
+            for f in dom:
+                findings.undecided.extend(f"{f.tab}: {n}" for n in f.notes if "recycled" not in n)
         if not findings.relations:
             raise UserError(
                 f"{url}: no list of people found among the JSON this page fetched or embedded after "
@@ -154,6 +164,8 @@ async def _learn_fields(context: BrowserContext, job: JobConfig, findings: Findi
         found, _ = find_lists(obs.responses, obs.scripts, other, shape, known)
         mine = next((lst.people[me] for lst in found if lst.role == "relation" and me in lst.people), None)
         if mine is None:
+            mine = await _in_dom_lists(context, second_url, findings, me)
+        if mine is None:
             fallback = fallback or (obs, other)
             continue
         findings.second_person = other
@@ -169,3 +181,23 @@ async def _learn_fields(context: BrowserContext, job: JobConfig, findings: Findi
                                   f"were learned from {other}'s page alone")
         return
     findings.undecided.append("fields: no second person to learn the person fields from")
+
+
+async def _in_dom_lists(context: BrowserContext, url: str, findings: Findings,
+                        me: str) -> dict[str, str] | None:
+    """``me``'s entry (its text as ``name``) in the DOM relation lists of the person page at ``url``."""
+    for lst in findings.relations:
+        if lst.source != "dom" or lst.entries_css is None:
+            continue
+        source = ListSource(source="dom", tab=lst.tab, more=lst.more, entries=lst.entries_css,
+                            scroll=lst.scroll, fields={"url": "@href", "name": ""}, timeout_ms=30_000)
+        page = await context.new_page()
+        try:
+            await page.goto(url, wait_until="load")
+            answer = await read_list(page, source, {})
+        finally:
+            await page.close()
+        for entry in answer["entries"]:
+            if entry.get("url") and findings.shape.id_of(urljoin(url, entry["url"])) == me:
+                return {"name": entry["name"]} if entry.get("name") else None
+    return None

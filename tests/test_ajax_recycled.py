@@ -1,0 +1,57 @@
+"""The ajax part's ``recycled`` rule: a member directory that is a virtual-scrolled list (a dozen rows
+in the DOM at a time) is read whole while scrolling, stored in ``list_entries``, and its links are
+followed."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browsercrawl.config.ajax import parse_ajax
+from browsercrawl.errors import UserError
+from tests.apps.circle import make_app, make_circle
+from tests.apps.server import serve_in_thread
+
+BIN = str(Path(sys.executable).with_name("browsercrawl"))
+
+
+@pytest.mark.browser
+def test_a_recycled_directory_is_collected_and_followed(tmp_path: Path, port: int) -> None:
+    circle = make_circle(45)
+    with serve_in_thread(make_app(circle), port) as url:
+        job = tmp_path / "job.toml"
+        job.write_text(f"""seeds = ["{url}/people"]
+[scope]
+max_depth = 1
+allow = ['/people']
+[output]
+database = "crawl.db"
+[ajax]
+[[ajax.rules]]
+match = '/people$'
+[ajax.rules.recycled]
+container = "div.vlist"
+entries = "div.vinner a.vrow"
+fields = {{url = "@href", text = ""}}
+""")
+        r = subprocess.run([BIN, "crawl", str(job), "--quiet"], capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        with sqlite3.connect(tmp_path / "crawl.db") as c:
+            rows = c.execute("SELECT entry_key, data, complete FROM list_entries ORDER BY seq").fetchall()
+            pages = {u for (u,) in c.execute("SELECT url FROM pages")}
+        expected = {f"/people/view?uid={uid}" for uid in circle.people}
+        assert [k for k, _, _ in rows] == sorted(expected, key=lambda u: int(u.rsplit("=", 1)[1]))
+        assert all(done == 1 for _, _, done in rows)
+        assert json.loads(rows[0][1])["text"] == circle.people[1][0]
+        assert {u.replace(url, "") for u in pages} >= expected  # the rows' links were followed
+        assert circle.log == []
+
+
+def test_recycled_key_must_be_a_field() -> None:
+    with pytest.raises(UserError, match="key 'id' is not one of the fields"):
+        parse_ajax({"rules": [{"match": ".", "recycled": {"entries": "li", "key": "id"}}]}, "job.toml")
