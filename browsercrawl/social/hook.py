@@ -52,8 +52,9 @@ class SocialHook(PageHook):
         self.visits: dict[str, int] = {}
         self.edge_first: dict[Edge, str] = {}
         self.known: set[str] = set()  # people visited or queued: the max_people budget
-        # Set by a recrawl: snapshots are handed over here instead of becoming crawl rows.
-        self.collect: dict[str, tuple[PersonSnapshot, dict[str, Any]]] | None = None
+        # Set by a recrawl: snapshots (with wrapper fields and page text) are handed over here
+        # instead of becoming crawl rows.
+        self.collect: dict[str, tuple[PersonSnapshot, dict[str, Any], str]] | None = None
 
     # -- set-up ---------------------------------------------------------------------------------
     def tables(self, db: Store) -> None:
@@ -103,7 +104,7 @@ class SocialHook(PageHook):
         self.clock.see(snap.newest_item_time())
         extra = self.wrapper.apply(result.html) if (self.wrapper and result.html) else {}
         if self.collect is not None:
-            self.collect[ctx.request.url] = (snap, extra)
+            self.collect[ctx.request.url] = (snap, extra, result.text or "")
             return
         now = self.clock.now()
         self._rows(ctx, snap, extra, now)
@@ -127,6 +128,9 @@ class SocialHook(PageHook):
              "last_seen": at, "removed_at": None, "__upsert__": True}
             for k, a, b in edges
         )
+        rows.setdefault("person_texts", []).append(
+            {"person_id": snap.id, "url": snap.url, "text": ctx.result.text or "", "at": at,
+             "__upsert__": True})
         rows.setdefault("visits", []).append(
             {"person_id": snap.id, "at": at, "at_ts": now, "strategy": "crawl", "p_change": None,
              "new_items": len(snap.items), "new_edges": len(edges), "removed_edges": 0, "changed": 1}
