@@ -18,9 +18,10 @@ from browsercrawl_demo.config import DemoConfig
 from browsercrawl_demo.social_job import found_vs_expected
 from browsercrawl_demo.truth import build_truth
 
-from browsercrawl.discover.lists import endpoint_template, find_lists, kind_of
+from browsercrawl.discover.lists import endpoint_template, find_lists, kind_of, person_values
 from browsercrawl.discover.observe import JsonSeen
 from browsercrawl.discover.people import infer_shape, shapes_between
+from tests.apps.server import serve_in_thread
 
 BIN = str(Path(sys.executable).with_name("browsercrawl"))
 
@@ -110,8 +111,14 @@ def test_person_shapes_from_paths_and_query_strings() -> None:
 
 def test_endpoints_kinds_and_lists() -> None:
     assert endpoint_template("http://h/api/users/ann/follows/?page=2", "ann") == (
-        "/api/users/{id}/follows/?page={page}", "page", 2)
-    assert endpoint_template("http://h/api/feed?cursor=abc", "ann") == (None, None, None)
+        "/api/users/{id}/follows/?page={page}", "page", 2, {})
+    assert endpoint_template("http://h/api/feed?cursor=abc", "ann") == (None, None, None, {})
+    values = person_values([JsonSeen("http://h/u/ann", {"user": {"pk": 17, "name": "ann"}}, "script#data")],
+                           '<section data-member-id="17b"><p data-x="n/a">x</p></section>')
+    assert values == {"17": ("user_pk", "script#data@json:user.pk"),
+                      "17b": ("member_id", "section[data-member-id]@data-member-id")}
+    assert endpoint_template("http://h/api/users/17/follows?page=1", "ann", values) == (
+        "/api/users/{user_pk}/follows?page={page}", "page", 1, {"user_pk": "script#data@json:user.pk"})
     assert kind_of("/api/u/{id}/followers") == "followed_by"
     assert kind_of("script#initial-following") == "follows"
     assert kind_of("/api/u/{id}/friends") == "friends"
@@ -138,7 +145,6 @@ def test_endpoints_kinds_and_lists() -> None:
 def test_discover_on_a_community_whose_relations_live_only_in_the_dom(tmp_path: Path, port: int) -> None:
     """Ids in the query string, tabs, "Show more" fragments and a virtual-scrolled followers list."""
     from tests.apps.circle import make_app, make_circle
-    from tests.apps.server import serve_in_thread
 
     circle = make_circle(30)
     with serve_in_thread(make_app(circle), port) as url:
@@ -162,3 +168,36 @@ def test_discover_on_a_community_whose_relations_live_only_in_the_dom(tmp_path: 
         assert people == {str(u) for u in circle.people}
         assert edges == truth  # recall and precision 1.0
         assert circle.log == []  # the Follow button was never pressed
+
+
+@pytest.mark.browser
+def test_discover_on_a_held_out_rest_forum_keyed_by_primary_keys(tmp_path: Path, port: int) -> None:
+    """Built after discover was tuned and run once as found: React pages rendered from embedded JSON,
+    a REST API keyed by the numeric primary key (``{"results", "next": URL}``), usernames in URLs."""
+    from tests.apps.forum import make_app, make_forum
+
+    forum = make_forum(35)
+    with serve_in_thread(make_app(forum), port) as url:
+        start = forum.users[sorted(forum.users)[4]]["username"]
+        out = tmp_path / "forum.toml"
+        r = run("discover", f"{url}/members/{start}/", "--out", str(out))
+        assert r.returncode == 0, r.stderr
+        social = tomllib.loads(out.read_text())["social"]
+        assert social["person_template"] == "/members/{id}/"
+        assert social["fields"]["profile_pk"] == "script#__DATA__@json:profile.pk"
+        assert {(rel["kind"], rel["url"]) for rel in social["relations"]} == {
+            ("follows", "/api/users/{profile_pk}/follows/?page={page}"),
+            ("followed_by", "/api/users/{profile_pk}/followers/?page={page}")}
+        assert social["items"][0]["fields"]["time"] == "created"
+
+        r = run("crawl", str(out), "--quiet")
+        assert r.returncode == 0, r.stderr
+        with sqlite3.connect(tmp_path / "forum.db") as c:
+            people = {row[0] for row in c.execute("SELECT id FROM people")}
+            edges = set(c.execute("SELECT from_id, to_id FROM relations WHERE kind='follows'"))
+            items = c.execute("SELECT COUNT(*) FROM items").fetchone()[0]
+        name = {pk: u["username"] for pk, u in forum.users.items()}
+        assert people == set(name.values())
+        assert edges == {(name[a], name[b]) for a, b in forum.follows}
+        assert items == sum(pk % 5 for pk in forum.users)
+        assert forum.log == []

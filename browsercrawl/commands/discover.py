@@ -38,13 +38,16 @@ def report(f: Findings) -> str:
         lines.append(f"items          {lst.source} {lst.url} -> {lst.list_path or '(root)'}[] "
                      f"{json.dumps(lst.fields)}")
         lines.append(f"               e.g. {lst.example!r}")
+    for label, where in f.key_fields.items():
+        lines.append(f"person key     {{{label}}} = {where} (the endpoints name the person by it)")
     if f.fields.fields:
         lines.append(f"fields         learned from {f.person_id} and {f.second_person}:")
         for label, where in f.fields.fields.items():
             lines.append(f"               {label} = {where}  e.g. {f.fields.examples.get(label, '')!r}")
     lines.append(f"safety         {f.clicks} tabs/more pressed; {len(f.blocked)} non-GET requests refused")
-    lines.append("could not decide:" if f.undecided else "could not decide: nothing")
-    lines.extend(f"  - {u}" for u in f.undecided + f.fields.notes)
+    undecided = f.undecided + f.fields.notes
+    lines.append("could not decide:" if undecided else "could not decide: nothing")
+    lines.extend(f"  - {u}" for u in undecided)
     return "\n".join(lines)
 
 

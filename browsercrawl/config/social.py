@@ -109,7 +109,8 @@ class SocialConfig(_Strict):
     id_group: int = Field(default=1, ge=0)
     person_template: str | None = Field(default=None, description="URL of a person from {id}")
     use_canonical_link: bool = True
-    fields: dict[str, str] = Field(default_factory=dict, description="label -> css or css@attr")
+    fields: dict[str, str] = Field(
+        default_factory=dict, description="label -> css, css@attr, or css@json:path (JSON the page embeds)")
     wrapper: str | None = Field(default=None, description="induced wrapper JSON applied to the page")
     relations: list[RelationSource] = Field(default_factory=list)
     items: list[ItemSource] = Field(default_factory=list)

@@ -33,8 +33,11 @@ _SELECTOR_HELPERS = r"""
     let s = el.localName;
     const cls = [...el.classList].filter(okName).slice(0, 2);
     if (cls.length) s += '.' + cls.map((c) => CSS.escape(c)).join('.');
-    for (const a of ['data-pane', 'data-tab', 'data-target', 'aria-controls', 'data-kind', 'name']) {
-      if (el.hasAttribute(a)) { s += '[' + a + '="' + CSS.escape(el.getAttribute(a)) + '"]'; break; }
+    const telling = ['data-pane', 'data-tab', 'data-target', 'aria-controls', 'data-kind', 'name',
+      ...[...el.attributes].map((a) => a.name).filter((n) => n.startsWith('data-'))];
+    for (const a of telling) {
+      const v = el.getAttribute(a);
+      if (v && v.length < 40 && !/\d{3,}/.test(v)) { s += '[' + a + '="' + CSS.escape(v) + '"]'; break; }
     }
     return s;
   };

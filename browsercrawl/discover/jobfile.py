@@ -113,8 +113,12 @@ def social_section(f: Findings) -> str:
         f"person_template = {toml_value(shape.template())}",
         'follow_links = "none"             # the relation lists are the crawl order',
     ]
+    if f.fields.fields or f.key_fields:
+        lines += ["", "[social.fields]"]
+        for label, where in f.key_fields.items():
+            lines.append(f"{_key(label)} = {toml_value(where)}   # keys the endpoints below: {{{label}}}")
     if f.fields.fields:
-        lines += ["", "[social.fields]",
+        lines += [
                   f"# learned from two persons' pages ({f.person_id}, {f.second_person}) and the values "
                   "their list entries gave"]
         for label, where in f.fields.fields.items():
@@ -136,9 +140,10 @@ def job_text(f: Findings, job_source: Path | None, database: str) -> str:
         + f", pressed {f.clicks} tabs and \"more\" controls (the deny list held"
         + (f"; {len(f.blocked)} non-GET requests refused" if f.blocked else "") + ").",
     ]
-    if f.undecided:
+    undecided = f.undecided + f.fields.notes
+    if undecided:
         head.append("# Could not decide (left out):")
-        head.extend(f"#   - {u}" for u in f.undecided)
+        head.extend(f"#   - {u}" for u in undecided)
     parts = ["\n".join(head), f"seeds = {toml_value([f.person_url])}"]
     if job_source is not None:
         kept = kept_sections(job_source.read_text(encoding="utf-8"))

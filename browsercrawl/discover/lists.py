@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
 
+import lxml.html
+from lxml.etree import ParserError
+
 from browsercrawl.discover.observe import JsonSeen
 from browsercrawl.discover.people import PersonShape
 from browsercrawl.social.extract import parse_time
@@ -50,6 +53,7 @@ class FoundList:
     example: str = ""
     people: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> the entry's scalar values
     words: str = ""  # what the kind was decided from
+    person_fields: dict[str, str] = field(default_factory=dict)  # fields the URL template uses
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -153,15 +157,65 @@ def _time_list(entries: list[dict[str, Any]]) -> dict[str, str] | None:
     return fields
 
 
-def endpoint_template(url: str, person_id: str) -> tuple[str | None, str | None, int | None]:
-    """(template with {id} and {page}, paging parameter, its value) for a request URL, or no
-    template (None) when the URL does not name the person."""
+# A value of the person's page that may key their endpoints: value -> (field name, where).
+PersonValues = dict[str, tuple[str, str]]
+
+
+def person_values(scripts: list[JsonSeen], html: str) -> PersonValues:
+    """Id-like values the person's page holds (with a digit: primary keys, uuids), by where they
+    are: a dotted path in JSON the page embeds (``script#data@json:user.pk``) or a telling
+    attribute (``section[data-member-id]@data-member-id``). Endpoints keyed by them get a field."""
+    out: PersonValues = {}
+
+    def name_for(raw: str) -> str:
+        name = re.sub(r"[^a-z0-9]+", "_", raw.lower()).strip("_")
+        return f"person_{name}" if name in ("id", "name", "page") else name
+
+    def walk(data: Any, path: str, selector: str, depth: int) -> None:
+        if isinstance(data, dict) and depth < 4:
+            for key, value in data.items():
+                walk(value, f"{path}.{key}" if path else str(key), selector, depth + 1)
+        elif isinstance(data, str | int) and not isinstance(data, bool):
+            text = str(data)
+            if re.search(r"\d", text) and len(text) <= 40 and " " not in text:
+                out.setdefault(text, (name_for(path), f"{selector}@json:{path}"))
+
+    for doc in scripts:
+        if doc.selector:
+            walk(doc.data, "", doc.selector, 0)
+    try:
+        root = lxml.html.fromstring(html)
+    except (ParserError, ValueError):
+        return out
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for attr, value in el.attrib.items():
+            if not (attr.startswith("data-") or attr in ("value", "content")) or not re.search(r"\d", value):
+                continue
+            if len(root.xpath(f"//{el.tag}[@{attr}]")) == 1:
+                out.setdefault(value, (name_for(attr.removeprefix("data-")), f"{el.tag}[{attr}]@{attr}"))
+    return out
+
+
+def endpoint_template(url: str, person_id: str, values: PersonValues | None = None
+                      ) -> tuple[str | None, str | None, int | None, dict[str, str]]:
+    """(template with {id} or a person field and {page}, paging parameter, its value, the person
+    fields the template uses) for a request URL; no template (None) when the URL does not name
+    the person."""
+    values = values or {}
+    used: dict[str, str] = {}
     parts = urlsplit(url)
     named = False
     segments = []
     for seg in parts.path.split("/"):
         if seg and unquote(seg) == person_id:
             segments.append("{id}")
+            named = True
+        elif seg and unquote(seg) in values:
+            name, where = values[unquote(seg)]
+            segments.append("{" + name + "}")
+            used[name] = where
             named = True
         else:
             segments.append(seg)
@@ -173,14 +227,19 @@ def endpoint_template(url: str, person_id: str) -> tuple[str | None, str | None,
         if v == person_id:
             out_query.append(f"{k}={{id}}")
             named = True
+        elif v in values and (page is None or k != page[0]):
+            name, where = values[v]
+            out_query.append(f"{k}={{{name}}}")
+            used[name] = where
+            named = True
         elif page is not None and k == page[0]:
             out_query.append(f"{k}={{page}}")
         else:
             out_query.append(f"{quote(k)}={quote(v)}")
     if not named:
-        return None, None, None
+        return None, None, None, {}
     text = "/".join(segments) + ("?" + "&".join(out_query) if out_query else "")
-    return text, (page[0] if page else None), (int(page[1]) if page else None)
+    return text, (page[0] if page else None), (int(page[1]) if page else None), used
 
 
 def _next_key(data: Any) -> str | None:
@@ -200,7 +259,8 @@ def _next_key(data: Any) -> str | None:
 
 
 def find_lists(responses: list[JsonSeen], scripts: list[JsonSeen], person_id: str,
-               shape: PersonShape, known_ids: set[str]) -> tuple[list[FoundList], list[str]]:
+               shape: PersonShape, known_ids: set[str], values: PersonValues | None = None,
+               ) -> tuple[list[FoundList], list[str]]:
     """The person's relation and item lists among what the page fetched and embedded.
 
     Returns the lists (one per endpoint template / script and list path, requests merged) and
@@ -216,10 +276,11 @@ def find_lists(responses: list[JsonSeen], scripts: list[JsonSeen], person_id: st
             times = None if person else _time_list(entries)
             if person is None and times is None:
                 continue
+            used: dict[str, str] = {}
             if embedded:
                 template, param, value = None, None, None
             else:
-                template, param, value = endpoint_template(doc.url, person_id)
+                template, param, value, used = endpoint_template(doc.url, person_id, values)
                 if template is None:
                     notes.append(f"{doc.url}: a list of {'people' if person else 'items'} at "
                                  f"{path or '(root)'}, but the URL does not name the person; left out")
@@ -233,6 +294,7 @@ def find_lists(responses: list[JsonSeen], scripts: list[JsonSeen], person_id: st
                 lst = FoundList("items", "embedded_json" if embedded else "json_api", path, times)
             lst.url, lst.script = template, doc.selector
             lst = found.setdefault(lst.key, lst)
+            lst.person_fields.update(used)
             lst.requests.append(doc.url)
             lst.entries += len(entries)
             if not lst.example:

@@ -22,6 +22,7 @@ class PersonShape:
     segments: tuple[str | None, ...]
     param: str | None = None  # query parameter holding the id (then every segment is fixed)
     fixed_query: tuple[tuple[str, str], ...] = ()  # other query parameters the URL always has
+    slash: bool = False  # the person's own URL ends its path with "/" (the template keeps it)
 
     def regex(self) -> str:
         """The ``person_url`` regex: group 1 is the id."""
@@ -35,7 +36,8 @@ class PersonShape:
     def template(self) -> str:
         """The ``person_template``: the one URL a person is enqueued under."""
         if self.param is None:
-            return "/" + "/".join("{id}" if s is None else s for s in self.segments)
+            path = "/" + "/".join("{id}" if s is None else s for s in self.segments)
+            return path + ("/" if self.slash else "")
         query = "&".join(f"{k}={v}" for k, v in self.fixed_query)
         path = "/" + "/".join(s or "" for s in self.segments)
         return f"{path}?{query + '&' if query else ''}{self.param}={{id}}"
@@ -59,7 +61,8 @@ def shapes_between(person: str, other: str) -> list[PersonShape]:
         return []
     diff = [i for i, (a, b) in enumerate(zip(seg_a, seg_b, strict=True)) if a != b]
     if len(diff) == 1 and q_a.keys() == q_b.keys() and all(q_a[k] == q_b[k] for k in q_a):
-        return [PersonShape(tuple(None if i == diff[0] else s for i, s in enumerate(seg_a)))]
+        slash = urlsplit(person).path.endswith("/")
+        return [PersonShape(tuple(None if i == diff[0] else s for i, s in enumerate(seg_a)), slash=slash)]
     if not diff and q_a.keys() == q_b.keys():
         changed = [k for k in q_a if q_a[k] != q_b[k]]
         if len(changed) == 1:

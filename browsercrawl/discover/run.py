@@ -26,7 +26,7 @@ from browsercrawl.config.job import parse_job
 from browsercrawl.config.social import ListSource
 from browsercrawl.discover.dom import dom_lists
 from browsercrawl.discover.fields import LearnedFields, learn_person_fields, wanted_values
-from browsercrawl.discover.lists import FoundList, find_lists, person_urls
+from browsercrawl.discover.lists import FoundList, find_lists, person_urls, person_values
 from browsercrawl.discover.observe import Observation, observe
 from browsercrawl.discover.people import PersonShape, infer_shape
 from browsercrawl.engine.browser import LaunchOptions, job_launch_options
@@ -61,6 +61,14 @@ class Findings:
     clicks: int = 0
     blocked: list[str] = field(default_factory=list)
     undecided: list[str] = field(default_factory=list)
+
+    @property
+    def key_fields(self) -> dict[str, str]:
+        """Person fields the chosen endpoints are keyed by (``{user_pk}`` in a URL template)."""
+        out: dict[str, str] = {}
+        for lst in [*self.relations, *self.items]:
+            out.update(lst.person_fields)
+        return out
 
 
 def minimal_job(url: str) -> JobConfig:
@@ -120,7 +128,8 @@ async def discover(url: str, job: JobConfig | None = None, *,
             raise UserError(f"{url}: the page's own URL does not fit the person pattern {shape.regex()}")
         known = {i for d in [*first.responses, *first.scripts] for u in person_urls(d)
                  if (i := shape.id_of(u))} | {i for u in first.links if (i := shape.id_of(u))}
-        found, notes = find_lists(first.responses, first.scripts, person_id, shape, known)
+        values = person_values(first.scripts, first.html)
+        found, notes = find_lists(first.responses, first.scripts, person_id, shape, known, values)
         findings = Findings(url, person_url, person_id, shape, clicks=first.clicks,
                             blocked=list(first.blocked))
         findings.undecided.extend(notes)
@@ -161,7 +170,8 @@ async def _learn_fields(context: BrowserContext, job: JobConfig, findings: Findi
         tried += 1
         second_url = canonical_url(urljoin(findings.person_url, shape.template().format(id=other)))
         obs = await observe(context, second_url, job.ajax)
-        found, _ = find_lists(obs.responses, obs.scripts, other, shape, known)
+        found, _ = find_lists(obs.responses, obs.scripts, other, shape, known,
+                              person_values(obs.scripts, obs.html))
         mine = next((lst.people[me] for lst in found if lst.role == "relation" and me in lst.people), None)
         if mine is None:
             mine = await _in_dom_lists(context, second_url, findings, me)

@@ -36,8 +36,16 @@ _IDENTITY_JS = """(fields) => {
     const at = where.lastIndexOf("@");
     const css = at >= 0 ? where.slice(0, at).trim() : where.trim();
     const node = css ? document.querySelector(css) : document.documentElement;
-    out[name] = !node ? null : (at >= 0 ? node.getAttribute(where.slice(at + 1).trim())
-                                        : node.textContent.trim());
+    const part = at >= 0 ? where.slice(at + 1).trim() : null;
+    if (!node) { out[name] = null; continue; }
+    if (part && part.startsWith("json:")) {  // a value in JSON the page embeds: "script#data@json:user.id"
+      let v;
+      try { v = JSON.parse(node.textContent); } catch (e) { v = undefined; }
+      for (const k of part.slice(5).split(".").filter(Boolean)) v = (v == null) ? v : v[k];
+      out[name] = (v == null) ? null : (typeof v === "object" ? JSON.stringify(v) : String(v));
+      continue;
+    }
+    out[name] = part ? node.getAttribute(part) : node.textContent.trim();
   }
   return {canonical: link ? link.href : null, fields: out};
 }"""
