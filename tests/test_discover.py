@@ -85,6 +85,23 @@ def test_discover_writes_a_job_whose_crawl_finds_the_whole_demo_community(tmp_pa
 
 
 @pytest.mark.browser
+def test_discover_from_a_feed_finds_a_person_through_the_author_links(tmp_path: Path) -> None:
+    with demo_site_in_thread(DemoConfig(port=0, members=20, require_captcha=False)) as site:
+        me = site.state.content.members[0].name
+        job = session_job(tmp_path / "job.toml", site.url, me)
+        out = tmp_path / "social.toml"
+        r = run("discover", f"{site.url}/feed", "--job", str(job), "--out", str(out),
+                env={"BC_PW": password_for(me, 0)})
+        assert r.returncode == 0, r.stderr
+        written = tomllib.loads(out.read_text())
+        assert written["social"]["person_template"] == "/u/{id}"
+        assert written["seeds"][0].startswith(f"{site.url}/u/")
+        assert f"{site.url}/feed is not a person's page" in r.stdout
+        assert {rel["kind"] for rel in written["social"]["relations"]} == {"follows", "followed_by"}
+        assert site.state.mutations == []
+
+
+@pytest.mark.browser
 def test_discover_refuses_a_page_that_names_no_people(tmp_path: Path) -> None:
     with demo_site_in_thread(DemoConfig(port=0, members=10, require_captcha=False)) as site:
         r = run("discover", f"{site.url}/about", "--out", str(tmp_path / "x.toml"))

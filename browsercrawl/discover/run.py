@@ -28,7 +28,7 @@ from browsercrawl.discover.dom import dom_lists
 from browsercrawl.discover.fields import LearnedFields, learn_person_fields, wanted_values
 from browsercrawl.discover.lists import FoundList, find_lists, person_urls, person_values
 from browsercrawl.discover.observe import Observation, observe
-from browsercrawl.discover.people import PersonShape, infer_shape
+from browsercrawl.discover.people import PersonShape, infer_shape, shapes_between
 from browsercrawl.engine.browser import LaunchOptions, job_launch_options
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.engine.parts import StandaloneHandle
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SECOND_PERSON_TRIES = 3
+CANDIDATE_PAGES = 4  # pages tried (one per link shape) when the given page is nobody's
 
 
 @dataclass
@@ -81,10 +82,10 @@ def _people_shape(obs: Observation, person_url: str) -> PersonShape:
     from_json = [u for d in docs for u in person_urls(d)]
     shape = infer_shape(person_url, from_json) or infer_shape(person_url, obs.links)
     if shape is None:
-        raise UserError(
+        raise NotAPerson(
             f"{obs.url}: cannot tell which URLs are people: no JSON list and no set of links shares "
-            "this page's URL shape (one path segment or one query value different); give a person's page"
-        )
+            "this page's URL shape (one path segment or one query value different); give a person's page",
+            obs.links)
     return shape
 
 
@@ -118,40 +119,89 @@ async def discover(url: str, job: JobConfig | None = None, *,
         context = await runtime.new_context()
         if handle.error is not None:
             raise handle.error
-        first = await observe(context, url, job.ajax)
-        if first.status >= 400:
-            raise UserError(f"{url}: HTTP {first.status}")
-        person_url = canonical_url(first.canonical or first.url)
-        shape = _people_shape(first, person_url)
-        person_id = shape.id_of(person_url) or shape.id_of(canonical_url(first.url))
-        if person_id is None:
-            raise UserError(f"{url}: the page's own URL does not fit the person pattern {shape.regex()}")
-        known = {i for d in [*first.responses, *first.scripts] for u in person_urls(d)
-                 if (i := shape.id_of(u))} | {i for u in first.links if (i := shape.id_of(u))}
-        values = person_values(first.scripts, first.html)
-        found, notes = find_lists(first.responses, first.scripts, person_id, shape, known, values)
-        findings = Findings(url, person_url, person_id, shape, clicks=first.clicks,
-                            blocked=list(first.blocked))
-        findings.undecided.extend(notes)
-        findings.relations, findings.items = choose_lists(found, findings.undecided)
-        kinds = {f.kind for f in findings.relations if f.kind}
-        if len(kinds) < 2:  # relations only in the DOM, behind tabs (or some of them)
-            dom, dom_notes = await dom_lists(context, url, shape, person_url, job.ajax, kinds)
-            findings.relations.extend(dom)
-            findings.undecided.extend(dom_notes)
-            for f in dom:
-                findings.undecided.extend(f"{f.tab}: {n}" for n in f.notes if "recycled" not in n)
-        if not findings.relations:
-            raise UserError(
-                f"{url}: no list of people found among the JSON this page fetched or embedded after "
-                f"opening its tabs (people would be {shape.template()}); give a person's page, and "
-                "--job with a [session] if the site needs a login"
-                + (f"; undecided: {'; '.join(findings.undecided)}" if findings.undecided else ""))
-        for f in found:
-            findings.undecided.extend(f"{f.url or f.script}: {n}" for n in f.notes)
+        try:
+            findings, first, known = await _person(context, url, job)
+        except NotAPerson as exc:
+            findings, first, known = await _from_links(context, url, job, exc)
         await _learn_fields(context, job, findings, first, known)
         await context.close()
     return findings
+
+
+class NotAPerson(UserError):
+    """The page opened is nobody's (no people shape, or no list of people); ``links``: its links."""
+
+    def __init__(self, message: str, links: list[str]) -> None:
+        super().__init__(message)
+        self.links = links
+
+
+async def _person(context: BrowserContext, url: str,
+                  job: JobConfig) -> tuple[Findings, Observation, set[str]]:
+    """Everything but the fields, from the person page at ``url``; ``NotAPerson`` if it is none."""
+    first = await observe(context, url, job.ajax)
+    if first.status >= 400:
+        raise UserError(f"{url}: HTTP {first.status}")
+    person_url = canonical_url(first.canonical or first.url)
+    shape = _people_shape(first, person_url)
+    person_id = shape.id_of(person_url) or shape.id_of(canonical_url(first.url))
+    if person_id is None:
+        raise NotAPerson(f"{url}: the page's own URL does not fit the person pattern {shape.regex()}",
+                         first.links)
+    known = {i for d in [*first.responses, *first.scripts] for u in person_urls(d)
+             if (i := shape.id_of(u))} | {i for u in first.links if (i := shape.id_of(u))}
+    values = person_values(first.scripts, first.html)
+    found, notes = find_lists(first.responses, first.scripts, person_id, shape, known, values)
+    findings = Findings(url, person_url, person_id, shape, clicks=first.clicks,
+                        blocked=list(first.blocked))
+    findings.undecided.extend(notes)
+    findings.relations, findings.items = choose_lists(found, findings.undecided)
+    kinds = {f.kind for f in findings.relations if f.kind}
+    if len(kinds) < 2:  # relations only in the DOM, behind tabs (or some of them)
+        dom, dom_notes = await dom_lists(context, url, shape, person_url, job.ajax, kinds)
+        findings.relations.extend(dom)
+        findings.undecided.extend(dom_notes)
+        for f in dom:
+            findings.undecided.extend(f"{f.tab}: {n}" for n in f.notes if "recycled" not in n)
+    if not findings.relations:
+        raise NotAPerson(
+            f"{url}: no list of people found among the JSON this page fetched or embedded or behind "
+            f"its tabs (people would be {shape.template()}); give a person's page, and --job with a "
+            "[session] if the site needs a login"
+            + (f"; undecided: {'; '.join(findings.undecided)}" if findings.undecided else ""), first.links)
+    for f in found:
+        findings.undecided.extend(f"{f.url or f.script}: {n}" for n in f.notes)
+    return findings, first, known
+
+
+async def _from_links(context: BrowserContext, url: str, job: JobConfig,
+                      failure: NotAPerson) -> tuple[Findings, Observation, set[str]]:
+    """The given page is nobody's (a member list, a feed, a thread): try the pages its links lead
+    to, most common link shape first (a member list's entries, a feed's author links)."""
+    for candidate in person_candidates(failure.links, url)[:CANDIDATE_PAGES]:
+        try:
+            findings, first, known = await _person(context, candidate, job)
+        except NotAPerson:
+            continue
+        findings.undecided.insert(0, f"{url} is not a person's page ({failure}); started from "
+                                     f"{candidate}, one of its links")
+        findings.url = url
+        return findings, first, known
+    raise failure
+
+
+def person_candidates(links: list[str], page_url: str, limit: int = 300) -> list[str]:
+    """One link per URL shape shared by several links of a page, the most common shapes first."""
+    links = [u for u in dict.fromkeys(links) if u.split("#")[0] != page_url.split("#")[0]][:limit]
+    counts: dict[PersonShape, int] = {}
+    example: dict[PersonShape, str] = {}
+    for i, a in enumerate(links):
+        for b in links[i + 1:]:
+            for shape in shapes_between(a, b):
+                counts[shape] = counts.get(shape, 0) + 1
+                example.setdefault(shape, a)
+    ranked = sorted((s for s in counts if counts[s] >= 2), key=lambda s: -counts[s])
+    return [example[s] for s in ranked]
 
 
 async def _learn_fields(context: BrowserContext, job: JobConfig, findings: Findings, first: Observation,
