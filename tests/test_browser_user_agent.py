@@ -33,6 +33,7 @@ async def _user_agents(options: LaunchOptions, port: int) -> tuple[str, str, str
             page = await context.new_page()
             await page.goto(f"http://127.0.0.1:{port}/")
             navigator = await page.evaluate("navigator.userAgent")
+            assert await page.evaluate("navigator.webdriver") is False
             await context.close()
             return navigator, seen[0], browser.version
     finally:
@@ -61,3 +62,29 @@ def test_unknown_executable_gives_no_user_agent(tmp_path: Path) -> None:
     fake.chmod(0o755)
     assert headed_user_agent(str(fake)) is None
     assert headed_user_agent(str(tmp_path / "missing")) is None
+
+
+def test_the_http_path_sends_the_browsers_user_agent(tmp_path: Path, port: int) -> None:
+    """Pages fetched over plain HTTP (and robots.txt) carry the same user agent as the browser."""
+    import subprocess
+    import sys
+
+    from tests.apps.server import serve_in_thread
+
+    seen: list[str] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        seen.append(request.headers.get("User-Agent", ""))
+        return web.Response(text="<p>plain</p>", content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", handler)
+    with serve_in_thread(app, port) as url:
+        job = tmp_path / "job.toml"
+        job.write_text(f'seeds = ["{url}/a"]\n[scope]\nmax_depth = 0\n[rendering]\nmode = "http"\n'
+                       '[output]\ndatabase = "c.db"\n')
+        bin_ = str(Path(sys.executable).with_name("browsercrawl"))
+        r = subprocess.run([bin_, "crawl", str(job), "--quiet"], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+    assert len(seen) >= 2  # robots.txt and the page
+    assert all(ua and "Headless" not in ua and "browsercrawl" not in ua and "Chrome/" in ua for ua in seen)

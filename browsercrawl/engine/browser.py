@@ -50,6 +50,9 @@ BASE_ARGS = (
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
     "--disable-renderer-backgrounding",
+    # A browser that looks like a browser: no navigator.webdriver = true (the user agent is set
+    # at launch too, see headed_user_agent).
+    "--disable-blink-features=AutomationControlled",
 )
 
 
@@ -134,6 +137,18 @@ def job_launch_options(
         extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)],
         user_agent=job.browser.user_agent,
     )
+
+
+async def job_user_agent(job: JobConfig) -> str | None:
+    """The user agent a job's requests carry on both paths: ``[rendering]``, else ``[browser]``,
+    else the installed Chromium's headed one; None when there is no Chromium to ask (HTTP only)."""
+    if job.rendering.user_agent or job.browser.user_agent:
+        return job.rendering.user_agent or job.browser.user_agent
+    try:
+        executable = find_chromium(job.browser.executable)
+    except EnvironmentProblem:
+        return None
+    return await asyncio.to_thread(headed_user_agent, executable)
 
 
 @asynccontextmanager
