@@ -78,3 +78,6 @@ def discover_cmd(url: str, job_path: Path | None, out: Path, headed: bool, verbo
     write_job(findings, out, job_path)
     click.echo(report(findings))
     click.echo(f"wrote {out}")
+    if job_path is not None and out.resolve().parent != job_path.resolve().parent:
+        click.echo(f"note: the sections kept from {job_path} name files relative to its folder; "
+                   f"keep {out.name} next to it (or edit those paths)")
