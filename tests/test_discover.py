@@ -218,3 +218,25 @@ def test_discover_on_a_held_out_rest_forum_keyed_by_primary_keys(tmp_path: Path,
         assert edges == {(name[a], name[b]) for a, b in forum.follows}
         assert items == sum(pk % 5 for pk in forum.users)
         assert forum.log == []
+
+
+def test_an_embedded_list_is_used_only_when_no_endpoint_gives_its_kind() -> None:
+    from browsercrawl.discover.run import choose_lists
+
+    shape = infer_shape("http://h/u/ann", ["http://h/u/bob", "http://h/u/cy"])
+    assert shape is not None
+    embedded = JsonSeen("http://h/u/ann", {"friends": [{"profile": {"href": "/u/bob"}},
+                                                       {"profile": {"href": "/u/cy"}}]},
+                        "script#initial-state")
+    api = JsonSeen("http://h/api/ann/followers?p=1", [{"url": "/u/bob"}, {"url": "/u/cy"}])
+    found, _ = find_lists([api], [embedded], "ann", shape, {"bob", "cy"})
+    by_source = {f.source: f for f in found}
+    assert (by_source["embedded_json"].script, by_source["embedded_json"].list_path,
+            by_source["embedded_json"].fields, by_source["embedded_json"].kind) == (
+        "script#initial-state", "friends", {"url": "profile.href"}, "friends")
+    assert (by_source["json_api"].url, by_source["json_api"].kind) == ("/api/{id}/followers?p={page}",
+                                                                      "followed_by")
+    undecided: list[str] = []
+    chosen, _ = choose_lists(found, undecided)
+    assert {(f.kind, f.source) for f in chosen} == {("friends", "embedded_json"), ("followed_by", "json_api")}
+    assert undecided == []
