@@ -109,6 +109,9 @@ def test_discover_refuses_a_page_that_names_no_people(tmp_path: Path) -> None:
         last = r.stderr.strip().splitlines()[-1]
         assert "cannot tell which URLs are people" in last or "no list of people found" in last, last
         assert not (tmp_path / "x.toml").exists()
+        r = run("discover", f"{site.url}/u/{site.state.content.members[1].name}", "--out",
+                str(tmp_path / "x.toml"))  # logged out: the site shows its login form
+        assert r.returncode == 2 and "answered a login page" in r.stderr and "--job" in r.stderr
     r = run("discover", "ftp://x", "--out", str(tmp_path / "x.toml"))
     assert r.returncode == 2 and "not an http(s) URL" in r.stderr
 

@@ -43,7 +43,8 @@ _SCRIPTS_JS = """() => {
     if (sel) out.push({selector: sel, text: s.textContent.slice(0, 5000000)});
   });
   const link = document.querySelector('link[rel="canonical"]');
-  return {scripts: out, canonical: link ? link.href : null};
+  const login = [...document.querySelectorAll('input[type=password]')].some(e => e.getClientRects().length);
+  return {scripts: out, canonical: link ? link.href : null, login};
 }"""
 
 _LINKS_JS = """() => [...new Set([...document.querySelectorAll('a[href]')].map(a => a.href)
@@ -72,6 +73,7 @@ class Observation:
     clicks: int = 0  # tabs and "more" controls pressed
     blocked: list[str] = field(default_factory=list)  # non-GET requests the guard refused
     links: list[str] = field(default_factory=list)  # every link once the tabs and lists were open
+    login_form: bool = False  # the page shows a password field: a login page, not the person
 
 
 def discovery_rule(budget_s: float) -> AjaxRule:
@@ -118,7 +120,7 @@ async def observe(context: BrowserContext, url: str, ajax: AjaxConfig | None = N
             await page.wait_for_load_state("networkidle", timeout=5000)
         clicks = int(report.get("explore_clicks", 0)) + int(report.get("load_more_clicks", 0))
         seen = Observation(page.url, info["canonical"], html, status, clicks=clicks,
-                           blocked=list(report.get("blocked") or []))
+                           blocked=list(report.get("blocked") or []), login_form=bool(info["login"]))
         seen.links = await page.evaluate(_LINKS_JS)
         for s in info["scripts"]:
             with contextlib.suppress(ValueError):

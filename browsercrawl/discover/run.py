@@ -142,6 +142,9 @@ async def _person(context: BrowserContext, url: str,
     first = await observe(context, url, job.ajax)
     if first.status >= 400:
         raise UserError(f"{url}: HTTP {first.status}")
+    if first.login_form:
+        raise UserError(f"{url}: the site answered a login page ({first.url}); give --job with a [session] "
+                        "that logs in (docs/sessions.md)")
     person_url = canonical_url(first.canonical or first.url)
     shape = _people_shape(first, person_url)
     person_id = shape.id_of(person_url) or shape.id_of(canonical_url(first.url))
