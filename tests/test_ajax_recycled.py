@@ -55,3 +55,45 @@ fields = {{url = "@href", text = ""}}
 def test_recycled_key_must_be_a_field() -> None:
     with pytest.raises(UserError, match="key 'id' is not one of the fields"):
         parse_ajax({"rules": [{"match": ".", "recycled": {"entries": "li", "key": "id"}}]}, "job.toml")
+
+
+@pytest.mark.browser
+def test_the_demo_member_directory_is_read_whole(tmp_path: Path) -> None:
+    """The demo site's /members page recycles about a dozen rows; the crawl stores every member."""
+    from browsercrawl_demo.app import demo_site_in_thread
+    from browsercrawl_demo.auth import password_for
+    from browsercrawl_demo.config import DemoConfig
+
+    with demo_site_in_thread(DemoConfig(port=0, members=60, require_captcha=False)) as site:
+        me = site.state.content.members[0].name
+        job = tmp_path / "job.toml"
+        job.write_text(f"""seeds = ["{site.url}/members"]
+[scope]
+max_depth = 0
+[output]
+database = "crawl.db"
+[session]
+method = "form"
+login_url = "{site.url}/login"
+[session.logged_in]
+selector = "#logout"
+[[session.accounts]]
+username = "{me}"
+password_env = "BC_PW"
+[ajax]
+[[ajax.rules]]
+match = '/members$'
+[ajax.rules.recycled]
+container = "#member-scroller"
+entries = "a.member-row"
+""")
+        r = subprocess.run([BIN, "crawl", str(job), "--quiet"], capture_output=True, text=True, timeout=600,
+                           env={**__import__("os").environ, "BC_PW": password_for(me, 0)})
+        assert r.returncode == 0, r.stderr
+        with sqlite3.connect(tmp_path / "crawl.db") as c:
+            keys = [k for (k,) in c.execute("SELECT entry_key FROM list_entries ORDER BY seq")]
+            links = {u for (u,) in c.execute("SELECT url FROM links")}
+        expected = [f"/u/{m.name}" for m in site.state.content.members]
+        assert keys == expected
+        assert {f"{site.url}{u}" for u in expected} <= links
+        assert site.state.mutations == []

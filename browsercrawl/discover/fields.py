@@ -25,12 +25,14 @@ class LearnedFields:
     notes: list[str] = field(default_factory=list)
 
 
-def wanted_values(entry: dict[str, str]) -> dict[str, str]:
-    """The values of a list entry worth finding on the person's page (no URLs, nothing tiny)."""
+def wanted_values(entry: dict[str, str], person_id: str) -> dict[str, str]:
+    """The values of a list entry worth finding on the person's page: no URLs, nothing tiny, and
+    not the person's id (the job has it already; where else it shows, a Follow button's data
+    attribute say, is no field)."""
     out = {}
     for key, value in entry.items():
         text = norm(value)
-        if len(text) >= 2 and not text.startswith(_URLISH):
+        if len(text) >= 2 and not text.startswith(_URLISH) and text != person_id:
             out[key.replace(".", "_")] = text
     return out
 

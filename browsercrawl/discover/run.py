@@ -233,13 +233,14 @@ async def _learn_fields(context: BrowserContext, job: JobConfig, findings: Findi
             continue
         findings.second_person = other
         findings.fields = learn_person_fields(
-            (first.html, obs.html), (wanted_values(mine), wanted_values(entries[other])), (me, other))
+            (first.html, obs.html), (wanted_values(mine, me), wanted_values(entries[other], other)),
+            (me, other))
         return
     if fallback is not None:
         obs, other = fallback
         findings.second_person = other
         findings.fields = learn_person_fields(
-            (first.html, obs.html), ({}, wanted_values(entries[other])), (me, other))
+            (first.html, obs.html), ({}, wanted_values(entries[other], other)), (me, other))
         findings.undecided.append(f"fields: {me} is in none of the lists of {tried} people opened, so they "
                                   f"were learned from {other}'s page alone")
         return

@@ -38,10 +38,15 @@ async (o) => {
   let changed = 0;
   const mo = new MutationObserver(() => { changed = Date.now(); });
   mo.observe(root || document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-  const settle = async (quietMs, capMs) => {  // until the rows stop changing (or capMs)
-    const end = Math.min(deadline, Date.now() + capMs);
-    await new Promise((r) => requestAnimationFrame(() => r()));
-    while (Date.now() < end && Date.now() - changed < quietMs) await sleep(20);
+  const frame = () => new Promise((r) => { const t = setTimeout(r, 500); requestAnimationFrame(() => { clearTimeout(t); r(); }); });
+  const settle = async (quietMs, capMs) => {
+    // The page hears of a scroll on the next frame and usually renders on the one after (its own
+    // requestAnimationFrame), so: two frames, then at least quietMs with no change (or capMs).
+    const start = Date.now();
+    const end = Math.min(deadline, start + capMs);
+    await frame();
+    await frame();
+    while (Date.now() < end && (Date.now() - changed < quietMs || Date.now() - start < quietMs)) await sleep(20);
   };
   const position = () => (root ? root.scrollTop : window.scrollY);
   const move = (dy) => { if (root) root.scrollTop += dy; else window.scrollBy(0, dy); };
@@ -54,7 +59,7 @@ async (o) => {
     harvest();
     while (Date.now() < deadline && seen.size < o.cap) {
       const before = position();
-      move(Math.max(1, Math.floor(viewport() * 0.6)));  // overlapping steps: no row is jumped over
+      move(Math.max(1, Math.floor(viewport() * 0.5)));  // overlapping steps: no row is jumped over
       steps++;
       await settle(80, 1500);
       const fresh = harvest();

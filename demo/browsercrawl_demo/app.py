@@ -23,6 +23,8 @@ URLs (``L`` = login required: logged out, HTML pages 302 to ``/login?next=<path?
     /__clock                    GET site time; POST /__clock/advance?seconds=N; both need the
                                 header ``X-Demo-Admin: <admin token>`` (403 without)
   L /feed                       client-rendered from /api/feed, infinite scroll to a known total
+  L /members                    every member in a virtual-scrolled list (#member-scroller): about a
+                                dozen a.member-row elements exist, reused as it scrolls
   L /boards                     all 20 boards (plain links)
   L /board/<id>?page=N          thread list rendered from /api/board/<id>/threads?page=N with
                                 infinite scroll; plain <a rel=next href="?page=N+1"> links too

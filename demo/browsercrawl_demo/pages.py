@@ -190,6 +190,20 @@ def robots_txt() -> str:
 
 # ----- community pages (login required) -----
 
+def members_page(rows: list[list[str]], user: str, csrf: str) -> str:
+    """The member directory: a virtual-scrolled list like large social sites use. The data is a
+    JavaScript literal in the page; ``site.js`` keeps about a dozen ``a.member-row`` elements and
+    reuses them as ``#member-scroller`` scrolls, so no moment's DOM holds every member."""
+    data = json.dumps(rows).replace("</", "<\\/")
+    body = (
+        f"<h1>Members</h1><p class=\"count\">{len(rows)} members</p>"
+        '<div id="member-scroller" class="vlist" style="height:300px;overflow-y:auto;position:relative">'
+        '<div class="vinner" style="position:relative"></div></div>'
+        f"<script>window.DEMO_MEMBERS = {data};</script>"
+    )
+    return layout("Members", body, user=user, csrf=csrf, kind="members")
+
+
 def feed(user: str, csrf: str) -> str:
     body = (
         "<h1>Your feed</h1>"
