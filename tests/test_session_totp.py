@@ -143,3 +143,41 @@ totp_env = "BC_TOTP"
         blobs = b"".join(p.read_bytes() for p in tmp_path.glob("crawl.db*"))
         state_text = "".join(p.read_text() for p in tmp_path.glob("state-*.json"))
         assert seed.encode() not in blobs and seed not in r.stderr + r.stdout + state_text
+
+
+def test_a_form_that_asks_for_the_code_with_the_password(tmp_path: Path, port: int) -> None:
+    """One-step two-factor forms: the code is typed before the form is submitted."""
+    from aiohttp import web
+
+    from tests.apps.server import serve_in_thread
+
+    seed = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+    form = ('<form method="post" action="/login"><input name="user"><input type="password" name="pw">'
+            '<label for="c">Verification code</label><input id="c" name="code" inputmode="numeric">'
+            '<button type="submit">Sign in</button></form>')
+
+    async def login_get(request: web.Request) -> web.Response:
+        return web.Response(text=f"<html><body>{form}</body></html>", content_type="text/html")
+
+    async def login_post(request: web.Request) -> web.Response:
+        data = await request.post()
+        ok = data.get("user") == "ann" and data.get("pw") == "pw1" and pyotp.TOTP(seed).verify(
+            str(data.get("code", "")), valid_window=1)
+        if not ok:
+            return web.Response(text=f"<p class='error'>wrong username or password</p>{form}",
+                                content_type="text/html")
+        raise web.HTTPFound("/home")
+
+    async def home(request: web.Request) -> web.Response:
+        return web.Response(text='<a id="logout" href="/logout">Log out</a>', content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/login", login_get)
+    app.router.add_post("/login", login_post)
+    app.router.add_get("/home", home)
+    with serve_in_thread(app, port) as url:
+        r = run("login", "form", f"{url}/login", "--username", "ann", "--password-env", "BC_PW",
+                "--totp-env", "BC_TOTP", "--logged-in-selector", "#logout",
+                env={"BC_PW": "pw1", "BC_TOTP": seed})
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["logged_in"] and seed not in r.stdout + r.stderr

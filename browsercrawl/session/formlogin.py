@@ -23,7 +23,7 @@ from browsercrawl.session.login import (
     run_login,
     solve_captcha,
 )
-from browsercrawl.session.totp import CodeSource, answer_otp_prompt
+from browsercrawl.session.totp import CodeSource, answer_otp_prompt, fill_otp_if_asked
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -127,9 +127,11 @@ async def form_login(
         elif found["captcha"]:
             state["captcha"] = True
             seen = await solve_captcha(p, settings, SEL["captcha-image"], SEL["captcha"])
+        otp = overrides.otp if overrides else None
+        in_form = await fill_otp_if_asked(p, codes, otp)
         await submit_and_wait(p, SEL["submit"] if found["submit"] else None, timeout_ms)
-        await answer_otp_prompt(p, codes, who=username, where=url, timeout_ms=timeout_ms,
-                                override=overrides.otp if overrides else None)
+        if not in_form:
+            await answer_otp_prompt(p, codes, who=username, where=url, timeout_ms=timeout_ms, override=otp)
         return seen
 
     return await run_login(

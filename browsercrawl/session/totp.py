@@ -94,6 +94,14 @@ async def find_otp_field(page: Page, override: str | None = None) -> dict | None
     return None
 
 
+async def fill_otp_if_asked(page: Page, codes: CodeSource | None, override: str | None = None) -> bool:
+    """A login form that asks for the code with the password (one step): type it, do not submit."""
+    if codes is None or await find_otp_field(page, override) is None:
+        return False
+    await page.locator(OTP_SEL["code"]).fill(codes())
+    return True
+
+
 async def answer_otp_prompt(
     page: Page, codes: CodeSource | None, *, who: str, where: str, timeout_ms: float,
     override: str | None = None,
