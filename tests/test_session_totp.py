@@ -181,3 +181,13 @@ def test_a_form_that_asks_for_the_code_with_the_password(tmp_path: Path, port: i
                 env={"BC_PW": "pw1", "BC_TOTP": seed})
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["logged_in"] and seed not in r.stdout + r.stderr
+
+
+def test_a_recorded_code_field_becomes_a_totp_step_without_the_code() -> None:
+    from browsercrawl.session.recorder import _build_steps
+
+    events = [{"action": "fill", "target": {"id": "username"}, "value": "ann", "field": "username"},
+              {"action": "totp", "target": {"id": "otp", "label": "Authentication code"}, "secret": True},
+              {"action": "totp", "target": {"id": "otp", "label": "Authentication code"}, "secret": True}]
+    steps, _ = _build_steps(events, "${env:BC_PASSWORD}")
+    assert [(s.action, s.value) for s in steps] == [("fill", "ann"), ("totp", "${totp}")]
