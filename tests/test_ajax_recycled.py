@@ -97,3 +97,11 @@ entries = "a.member-row"
         assert keys == expected
         assert {f"{site.url}{u}" for u in expected} <= links
         assert site.state.mutations == []
+
+
+def test_recycled_selectors_are_checked_when_the_job_loads() -> None:
+    with pytest.raises(UserError, match="not valid CSS"):
+        parse_ajax({"rules": [{"match": ".", "recycled": {"entries": "a[href", "container": "div"}}]},
+                   "job.toml")
+    ok = parse_ajax({"rules": [{"match": ".", "recycled": {"entries": "a.row"}}]}, "job.toml")
+    assert ok.rules[0].recycled is not None and ok.rules[0].recycled.container == "window"

@@ -61,6 +61,16 @@ class RecycledListConfig(_Model):
     max_entries: int = Field(default=10_000, ge=1)
     settle_ms: int = Field(default=800, ge=0, le=60_000, description="at the end: wait this long for more")
 
+    @field_validator("entries")
+    @classmethod
+    def _entries_parse(cls, v: str) -> str:
+        return check_selector(v)  # type: ignore[return-value]
+
+    @field_validator("container")
+    @classmethod
+    def _container_parses(cls, v: str) -> str:
+        return v if v == "window" else check_selector(v)  # type: ignore[return-value]
+
     @model_validator(mode="after")
     def _key_is_a_field(self) -> RecycledListConfig:
         if self.key is not None and self.key not in self.fields:

@@ -122,7 +122,7 @@ class FormSelectors(_Section):
     submit: str | None = None
     otp: str | None = Field(default=None, description="the one-time-code field of a two-factor login")
 
-    @field_validator("username", "password", "submit")
+    @field_validator("username", "password", "submit", "otp")
     @classmethod
     def _selectors_parse(cls, v: str | None) -> str | None:
         return check_selector(v)
