@@ -11,6 +11,7 @@ followed unless ``follow_links`` says so: the graph of people is the crawl order
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from browsercrawl.storage.base import Store
 log = logging.getLogger(__name__)
 
 PERSON_KIND = "person"
+_LOGGED_OUT = re.compile(r"-> HTTP 401\b")
 
 
 @dataclass
@@ -100,6 +102,13 @@ class SocialHook(PageHook):
         snap = ctx.note(_PageNote).snapshot
         result = ctx.result
         if snap is None or result is None or not result.store or not 200 <= result.status < 400:
+            return
+        if any(_LOGGED_OUT.search(e) for e in snap.errors):
+            # The session ended while the lists were read (an endpoint answered 401): the
+            # lists are cut short. Refuse the page; the engine fetches it again after a re-login.
+            result.store = False
+            result.title = "relation lists read while logged out"
+            log.info("person %s: a list answered 401; page refused for a retry", snap.id)
             return
         self.clock.see(snap.newest_item_time())
         extra = self.wrapper.apply(result.html) if (self.wrapper and result.html) else {}
