@@ -29,6 +29,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "search": "browsercrawl.commands.search:search_cmd",
     "browse": "browsercrawl.commands.browse:browse",
     "recrawl": "browsercrawl.commands.recrawl:recrawl_cmd",
+    "discover": "browsercrawl.commands.discover:discover_cmd",
     "login": "browsercrawl.session.cli:login",
 }
 

@@ -47,6 +47,11 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     assert arc["finished"] and arc["failed"] == 0 and arc["cut"] >= 1
     assert arc["months_with_threads_found"] == arc["months_with_threads"] > 0
     assert "archive trap" in res.stdout
+    # `discover` wrote a social job from one member's page that crawls the community exactly, unedited.
+    dis = report["discover"]
+    assert dis["people_found"] == dis["people_expected"]
+    assert dis["edge_recall"] == dis["edge_precision"] == 1.0
+    assert "discovered job" in res.stdout
     # Threads no link reaches: the link crawl found none, the search-forms crawl found them.
     sf = report["search_forms"]
     assert sf["search_only_by_links"] == 0 and sf["search_only_found"] > 0

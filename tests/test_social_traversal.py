@@ -177,6 +177,14 @@ def test_recrawl_finds_changes_policy_beats_random_by_2x(world: World, tmp_path:
                 for p in build_truth(world.site.state.content, now)["posts.json"]
                 if p["member"] in revisited and p["time"] > iso(world.crawled_at)}
     assert recorded == appeared and len(appeared) >= policy.changed
+    # a person with new posts shows them on the page: the text diff says so too, on the person's page
+    diffs = {r[0]: (r[1], r[2]) for r in _q(dbs["policy"], "SELECT person_id, url, detail FROM changes "
+                                                            "WHERE change='text_diff'")}
+    posted = {m for m, _ in recorded}
+    assert posted <= set(diffs) and all(url.endswith(f"/u/{pid}") for pid, (url, _) in diffs.items())
+    assert all(detail.startswith(("+", "-")) for _, detail in diffs.values())
+    summary = all_stats(str(dbs["policy"]))["graph"]["changes"]
+    assert summary["by_kind"]["new_item"] == len(appeared) and summary["people_changed"] >= len(posted)
     # visit times are site times (the demo's clock), not this machine's
     last = _q(dbs["policy"], "SELECT MAX(last_visit) FROM people")[0][0]
     assert iso(world.crawled_at) < last <= iso(now) and last >= iso(now - timedelta(days=1))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
 
 import lxml.html
 from lxml.cssselect import CSSSelector
@@ -25,11 +26,12 @@ from lxml.etree import ParserError
 from playwright.async_api import Error as PlaywrightError
 
 from browsercrawl.ajax.capture import ResponseCapture
-from browsercrawl.ajax.tables import EXPANSIONS, RESPONSES, STATES, state_row
+from browsercrawl.ajax.tables import EXPANSIONS, LIST_ENTRIES, RESPONSES, STATES, state_row
 from browsercrawl.ajax.waits import in_page_wait, wait_load_state
 from browsercrawl.config.ajax import AjaxConfig, AjaxRule
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
+from browsercrawl.engine.recycled import collect_recycled
 from browsercrawl.frontier.urls import canonical_url
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ class _PageNote:
 
     t0: float | None = None  # when navigation started: the rule's budget counts from here
     report: dict[str, Any] | None = None  # what expand.js did
+    recycled: dict[str, Any] | None = None  # a recycled list's collected rows
 
 
 _MORE_TEXT = re.compile(r"\b(load|show|view|see)\s+more\b|^\s*more\s*$", re.I)
@@ -86,44 +89,31 @@ class AjaxHook(PageHook):
         if not (rule.expands or rule.wait in ("selector", "dom-stable")):
             note.report = {"wait_ok": wait_ok, "rule": rule.match}
             return
-        opts = self._js_options(rule, max(0.0, deadline - time.monotonic()))
         try:
-            report = await page.evaluate(EXPAND_JS, opts)
+            report = await expand_page(page, self.cfg, rule, max(0.0, deadline - time.monotonic()))
         except PlaywrightError as exc:
             # A click navigated after all (or the page crashed): reload so the snapshot is right.
             log.warning("expansion of %s stopped: %s", ctx.request.url, str(exc).split("\n")[0])
             report = {"navigated": True, "states": []}
             ctx.response = await page.goto(ctx.request.url, wait_until="load") or ctx.response
+        if rule.recycled is not None:
+            note.recycled = await self._collect(page, rule, deadline)
         report["wait_ok"] = bool(report.get("wait_ok", True) and wait_ok)
         report["rule"] = rule.match
         report["wait"] = rule.wait
         note.report = report
 
-    def _js_options(self, rule: AjaxRule, remaining_s: float) -> dict[str, Any]:
-        ex = rule.explore
-        return {
-            **in_page_wait(rule),
-            "budgetMs": remaining_s * 1000,
-            "scroll": rule.scroll,
-            "loadMore": rule.load_more,
-            "maxLoadMore": rule.max_load_more,
-            "idleMs": rule.idle_ms,
-            "quietMs": QUIET_MS,
-            "doneSelector": rule.done_selector,
-            "itemSelector": rule.item_selector,
-            "denyTexts": self.cfg.all_deny_texts,
-            "denySelectors": self.cfg.all_deny_selectors,
-            "blockMutations": self.cfg.block_mutations,
-            "explore": None
-            if ex is None
-            else {
-                "maxClicks": ex.max_clicks,
-                "maxStates": ex.max_states,
-                "candidates": ex.candidates,
-                "settleMs": ex.settle_ms,
-                "storeHtml": ex.store_html,
-            },
-        }
+    async def _collect(self, page: Page, rule: AjaxRule, deadline: float) -> dict[str, Any] | None:
+        cfg = rule.recycled
+        assert cfg is not None
+        try:
+            return await collect_recycled(
+                page, cfg.entries, cfg.fields, container=None if cfg.container == "window" else cfg.container,
+                key=cfg.key, cap=cfg.max_entries, settle_ms=cfg.settle_ms,
+                timeout_ms=max(1000, int((deadline - time.monotonic()) * 1000)))
+        except PlaywrightError as exc:
+            log.warning("recycled list of %s not read: %s", page.url, str(exc).split("\n")[0])
+            return None
 
     # -- both paths --------------------------------------------------------------------------
     async def after_snapshot(self, ctx: PageContext) -> None:
@@ -144,6 +134,7 @@ class AjaxHook(PageHook):
         report = ctx.note(_PageNote).report
         if report is None:
             return
+        self._recycled_rows(ctx, page_url)
         states = report.get("states") or []
         if states:
             result.extra_rows.setdefault(STATES, []).extend(
@@ -178,6 +169,28 @@ class AjaxHook(PageHook):
             }
         )
 
+    def _recycled_rows(self, ctx: PageContext, page_url: str) -> None:
+        """A recycled list's rows become ``list_entries`` rows; their ``url`` fields become links."""
+        got = ctx.note(_PageNote).recycled
+        assert ctx.result is not None
+        if not got:
+            return
+        rule = self.cfg.rule_for(ctx.request.url)
+        key = rule.recycled.key if rule is not None and rule.recycled is not None else None
+        complete = int(bool(got["complete"]))
+        rows = ctx.result.extra_rows.setdefault(LIST_ENTRIES, [])
+        known = {u for u, _ in ctx.result.links}
+        for seq, entry in enumerate(got["entries"]):
+            rows.append({"__upsert__": True, "page_url": page_url, "seq": seq,
+                         "entry_key": str(entry.get(key)) if key else json.dumps(entry, sort_keys=True),
+                         "data": json.dumps(entry, ensure_ascii=False), "complete": complete})
+            href = entry.get("url")
+            if href:
+                absolute = urljoin(ctx.result.final_url or ctx.request.url, href)
+                if absolute not in known:
+                    known.add(absolute)
+                    ctx.result.links.append((absolute, str(entry.get("text") or "")[:200]))
+
     def _check_static(self, ctx: PageContext) -> None:
         """HTTP page in adaptive mode: if its rule would expand something, render it instead."""
         assert ctx.result is not None
@@ -190,6 +203,44 @@ class AjaxHook(PageHook):
             self._sent_back.add(ctx.request.url)
             ctx.result.store = False
             self.sent_back += 1
+
+
+async def expand_page(page: Page, cfg: AjaxConfig, rule: AjaxRule, budget_s: float) -> dict[str, Any]:
+    """Run ``expand.js`` once in ``page``: the rule's in-page wait, scrolling, load-more clicks and
+    exploration, with ``cfg``'s deny list and mutation guard. Its report (see ``expand.js``).
+
+    Also used outside a crawl (``discover`` opens a person's tabs and lists with it), so nothing
+    the crawl refuses to click is clicked there either.
+    """
+    return await page.evaluate(EXPAND_JS, expand_options(cfg, rule, budget_s))
+
+
+def expand_options(cfg: AjaxConfig, rule: AjaxRule, remaining_s: float) -> dict[str, Any]:
+    """The options object ``expand.js`` takes for ``rule`` under ``cfg``."""
+    ex = rule.explore
+    return {
+        **in_page_wait(rule),
+        "budgetMs": remaining_s * 1000,
+        "scroll": rule.scroll,
+        "loadMore": rule.load_more,
+        "maxLoadMore": rule.max_load_more,
+        "idleMs": rule.idle_ms,
+        "quietMs": QUIET_MS,
+        "doneSelector": rule.done_selector,
+        "itemSelector": rule.item_selector,
+        "denyTexts": cfg.all_deny_texts,
+        "denySelectors": cfg.all_deny_selectors,
+        "blockMutations": cfg.block_mutations,
+        "explore": None
+        if ex is None
+        else {
+            "maxClicks": ex.max_clicks,
+            "maxStates": ex.max_states,
+            "candidates": ex.candidates,
+            "settleMs": ex.settle_ms,
+            "storeHtml": ex.store_html,
+        },
+    }
 
 
 def has_load_more(html: str, load_more: str) -> bool:

@@ -8,6 +8,8 @@
   scroll rounds, load-more clicks and exploration clicks the page needed, states found,
   element/item counts before and after, refused state-changing requests, and whether the
   page's time budget ran out.
+* ``list_entries`` - the rows of lists that recycle their DOM (``recycled`` rules), collected while
+  scrolling: page, position, the row's key and its fields (JSON).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from browsercrawl.storage.base import Store
 RESPONSES = "responses"
 STATES = "states"
 EXPANSIONS = "expansions"
+LIST_ENTRIES = "list_entries"
 
 
 def create_ajax_tables(db: Store) -> None:
@@ -44,6 +47,11 @@ def create_ajax_tables(db: Store) -> None:
          "nodes_before": int, "nodes_after": int, "items_before": int, "items_after": int,
          "blocked_requests": str, "budget_hit": int, "total_ms": int, "responses": int},
         pk="page_url",
+    )
+    db.ensure_table(
+        LIST_ENTRIES,
+        {"page_url": str, "seq": int, "entry_key": str, "data": str, "complete": int},
+        pk=("page_url", "seq"),
     )
 
 

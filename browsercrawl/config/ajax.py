@@ -50,6 +50,34 @@ class ExploreConfig(_Model):
     store_html: bool = True
 
 
+class RecycledListConfig(_Model):
+    """A list that recycles its rows (virtual scrolling): read while scrolling, merged by ``key``."""
+
+    container: str = Field(default="window", description="the scrolling element's CSS, or 'window'")
+    entries: str = Field(description="CSS of one row")
+    fields: dict[str, str] = Field(default_factory=lambda: {"url": "@href", "text": ""},
+                                   description="name -> 'css', 'css@attr' or '@attr' within a row")
+    key: str | None = Field(default="url", description="the field that identifies a row (None: all)")
+    max_entries: int = Field(default=10_000, ge=1)
+    settle_ms: int = Field(default=800, ge=0, le=60_000, description="at the end: wait this long for more")
+
+    @field_validator("entries")
+    @classmethod
+    def _entries_parse(cls, v: str) -> str:
+        return check_selector(v)  # type: ignore[return-value]
+
+    @field_validator("container")
+    @classmethod
+    def _container_parses(cls, v: str) -> str:
+        return v if v == "window" else check_selector(v)  # type: ignore[return-value]
+
+    @model_validator(mode="after")
+    def _key_is_a_field(self) -> RecycledListConfig:
+        if self.key is not None and self.key not in self.fields:
+            raise ValueError(f"key {self.key!r} is not one of the fields ({', '.join(self.fields)})")
+        return self
+
+
 class AjaxRule(_Model):
     """What to do with the pages whose URL ``match`` finds."""
 
@@ -68,6 +96,7 @@ class AjaxRule(_Model):
         default=None, description="present = nothing more to scroll/load (saves the idle wait)"
     )
     explore: ExploreConfig | None = None
+    recycled: RecycledListConfig | None = None
 
     _rx: re.Pattern[str] | None = None
 
@@ -110,7 +139,7 @@ class AjaxRule(_Model):
 
     @property
     def expands(self) -> bool:
-        return bool(self.scroll or self.load_more or self.explore)
+        return bool(self.scroll or self.load_more or self.explore or self.recycled)
 
 
 class CaptureRule(_Model):

@@ -168,6 +168,9 @@ class BrowserConfig(_Section):
     headless: bool = True
     slow_mo_ms: float = Field(default=0, ge=0)
     extra_args: list[str] = Field(default_factory=list)
+    user_agent: str | None = Field(
+        default=None, description="every context's user agent; default: the installed Chromium's headed one"
+    )
 
 
 class OutputConfig(_Section):

@@ -43,11 +43,18 @@ class Account(_Section):
     min_delay_seconds: float | None = Field(
         default=None, ge=0, description="this account's own gap between page requests"
     )
+    # Two-factor login: the TOTP seed (base32, as in the site's QR code) for one-time codes.
+    totp_env: str | None = Field(default=None, description="environment variable holding the TOTP seed")
+    totp_keyring: str | None = Field(
+        default=None, description="keyring service holding the TOTP seed; the keyring user is the username"
+    )
 
     @model_validator(mode="after")
     def _one_secret_source(self) -> Account:
         if (self.password_env is None) == (self.password_keyring is None):
             raise ValueError("give exactly one of password_env or password_keyring")
+        if self.totp_env is not None and self.totp_keyring is not None:
+            raise ValueError("give at most one of totp_env or totp_keyring")
         return self
 
 
@@ -116,8 +123,9 @@ class FormSelectors(_Section):
     username: str | None = None
     password: str | None = None
     submit: str | None = None
+    otp: str | None = Field(default=None, description="the one-time-code field of a two-factor login")
 
-    @field_validator("username", "password", "submit")
+    @field_validator("username", "password", "submit", "otp")
     @classmethod
     def _selectors_parse(cls, v: str | None) -> str | None:
         return check_selector(v)

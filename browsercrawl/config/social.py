@@ -48,6 +48,10 @@ class ListSource(_Strict):
     more: str | None = None
     entries: str | None = None
     done: str | None = Field(default=None, description="selector present once the list is complete")
+    # dom, a list that recycles its rows (virtual scrolling): its scrolling container ("window" for
+    # the page itself); entries are then read while scrolling and merged, up to max_entries
+    scroll: str | None = None
+    max_entries: int = Field(default=10_000, ge=1)
     settle_ms: int = Field(default=800, ge=0, description="no change for this long = list loaded")
     timeout_ms: int = Field(default=20000, ge=100)
 
@@ -105,7 +109,8 @@ class SocialConfig(_Strict):
     id_group: int = Field(default=1, ge=0)
     person_template: str | None = Field(default=None, description="URL of a person from {id}")
     use_canonical_link: bool = True
-    fields: dict[str, str] = Field(default_factory=dict, description="label -> css or css@attr")
+    fields: dict[str, str] = Field(
+        default_factory=dict, description="label -> css, css@attr, or css@json:path (JSON the page embeds)")
     wrapper: str | None = Field(default=None, description="induced wrapper JSON applied to the page")
     relations: list[RelationSource] = Field(default_factory=list)
     items: list[ItemSource] = Field(default_factory=list)

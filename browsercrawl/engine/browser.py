@@ -8,8 +8,12 @@ browser (crawl, induce, recrawl, login, CAPTCHA labelling) opens it with :func:`
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
+import re
 import shutil
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -46,7 +50,33 @@ BASE_ARGS = (
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
     "--disable-renderer-backgrounding",
+    # A browser that looks like a browser: no navigator.webdriver = true (the user agent is set
+    # at launch too, see headed_user_agent).
+    "--disable-blink-features=AutomationControlled",
 )
+
+
+# Chromium's reduced user-agent string (what a headed desktop Chromium on Linux sends): only the
+# major version varies. Headless Chromium says ``HeadlessChrome`` instead, which sites block.
+_UA_TEMPLATE = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/{major}.0.0.0 Safari/537.36"
+)
+
+
+@functools.cache
+def headed_user_agent(executable: str) -> str | None:
+    """The user agent the installed Chromium sends when headed, from its ``--version``; None if unknown.
+
+    Blocking (a subprocess), so callers on the event loop run it in a thread; cached per executable.
+    """
+    try:
+        out = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=30,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r"(\d+)\.\d+\.\d+", out)
+    return _UA_TEMPLATE.format(major=match.group(1)) if match else None
 
 
 def find_chromium(configured: str | None = None) -> str:
@@ -76,6 +106,7 @@ class LaunchOptions:
     headless: bool = True
     slow_mo_ms: float = 0
     extra_args: list[str] = field(default_factory=list)
+    user_agent: str | None = None  # None: the installed Chromium's headed user agent
 
     def as_kwargs(self) -> dict:
         if not self.headless and not os.environ.get("DISPLAY"):
@@ -104,13 +135,30 @@ def job_launch_options(
         headless=job.browser.headless and not headed,
         slow_mo_ms=slow_mo_ms if slow_mo_ms is not None else job.browser.slow_mo_ms,
         extra_args=[*job.browser.extra_args, *launch_args_for(job.rendering)],
+        user_agent=job.browser.user_agent,
     )
+
+
+async def job_user_agent(job: JobConfig) -> str | None:
+    """The user agent a job's requests carry on both paths: ``[rendering]``, else ``[browser]``,
+    else the installed Chromium's headed one; None when there is no Chromium to ask (HTTP only)."""
+    if job.rendering.user_agent or job.browser.user_agent:
+        return job.rendering.user_agent or job.browser.user_agent
+    try:
+        executable = find_chromium(job.browser.executable)
+    except EnvironmentProblem:
+        return None
+    return await asyncio.to_thread(headed_user_agent, executable)
 
 
 @asynccontextmanager
 async def open_browser(options: LaunchOptions | None = None) -> AsyncIterator[Browser]:
     """Start Playwright and Chromium with browsercrawl's flags; close both on the way out."""
     kwargs = (options or LaunchOptions()).as_kwargs()  # a missing Chromium or display fails here
+    user_agent = (options.user_agent if options else None) or await asyncio.to_thread(
+        headed_user_agent, kwargs["executable_path"])
+    if user_agent:  # every context's default; a context's own user_agent still wins
+        kwargs["args"] = [*kwargs["args"], f"--user-agent={user_agent}"]
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(**kwargs)
         try:

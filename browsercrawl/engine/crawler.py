@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from browsercrawl.config import JobConfig
-from browsercrawl.engine.browser import job_launch_options
+from browsercrawl.engine.browser import job_launch_options, job_user_agent
 from browsercrawl.engine.dispatch import Dispatcher
 from browsercrawl.engine.hooks import PageHook
 from browsercrawl.engine.http_fetcher import HttpClient, HttpFetcher
@@ -196,7 +196,8 @@ class Crawler:
         budget = None if cap is None else max(0, cap - stored_before)
 
         pol = self.job.politeness
-        http_session = HttpClient.new_session(self.job.rendering.user_agent, pol.concurrency)
+        # the HTTP path sends the browser's user agent: the cookies it shares were given to that one
+        http_session = HttpClient.new_session(await job_user_agent(self.job), pol.concurrency)
         robots = RobotsCache(http_session, pol.robots_user_agent, pol.obey_robots)
 
         def _origin_delay(host: str):

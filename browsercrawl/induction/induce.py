@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from browsercrawl.config import JobConfig
-from browsercrawl.engine.browser import job_launch_options
+from browsercrawl.engine.browser import job_launch_options, job_user_agent
 from browsercrawl.engine.http_fetcher import HttpClient
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.engine.parts import Part, StandaloneHandle
@@ -86,7 +86,7 @@ async def run_induce(
     pol = job.politeness
     launch = job_launch_options(job, headed=options.headed, slow_mo_ms=options.slow_mo_ms)
 
-    http_session = HttpClient.new_session(job.rendering.user_agent, pol.concurrency)
+    http_session = HttpClient.new_session(await job_user_agent(job), pol.concurrency)
     try:
         async with BrowserRuntime(job, launch, hooks=hooks, context_factory=factory) as runtime:
             robots = RobotsCache(http_session, pol.robots_user_agent, pol.obey_robots)

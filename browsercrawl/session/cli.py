@@ -32,6 +32,7 @@ from browsercrawl.session.login import LoginSettings, traced_login
 from browsercrawl.session.recorder import record_flow
 from browsercrawl.session.secrets import keyring_secret
 from browsercrawl.session.state import capture_state, load_state, restore_session_storage, save_state
+from browsercrawl.session.totp import env_code_source
 
 _PLACEHOLDER_ENV = "BC_PASSWORD"
 
@@ -65,7 +66,16 @@ def _login_options(f: Callable) -> Callable:
     f = click.option("--max-attempts", type=click.IntRange(1, 50), default=5, show_default=True,
                      help="Login attempts (a wrong CAPTCHA gets a fresh image).")(f)
     f = click.option("--logged-in-selector", default=None, help="CSS that only a logged-in page has.")(f)
+    f = click.option("--totp-env", default=None, metavar="NAME",
+                     help="Env var holding the TOTP seed of a two-factor login (never stored).")(f)
     return _browser_options(f)
+
+
+def _codes(kw: dict[str, Any], username: str | None) -> Any:
+    """The one-time codes of ``--totp-env`` (None without it)."""
+    if not kw.get("totp_env"):
+        return None
+    return env_code_source(kw["totp_env"], "--totp-env")
 
 
 def _settings(kw: dict[str, Any], login_url: str | None) -> Any:
@@ -204,7 +214,7 @@ def replay(flow_file: Path, username: str | None, password_env: str | None, **kw
     async def body(context: Any) -> dict[str, Any]:
         async def run(tab: Any) -> Any:
             return await replay_flow(tab, flow, settings, source=str(flow_file), username=username,
-                                     password=password)
+                                     password=password, codes=_codes(kw, username))
 
         outcome = await traced_login(context, settings, run)
         return await _finish_login(context, kw, outcome)
@@ -228,7 +238,7 @@ def form(url: str, username: str, password_env: str, password_keyring: str | Non
 
     async def body(context: Any) -> dict[str, Any]:
         async def run(tab: Any) -> Any:
-            return await form_login(tab, url, username, password, settings)
+            return await form_login(tab, url, username, password, settings, codes=_codes(kw, username))
 
         outcome = await traced_login(context, settings, run)
         return await _finish_login(context, kw, outcome)

@@ -4,7 +4,10 @@ A flow holds no secret. A password step's value is a placeholder resolved at rep
 ``${env:NAME}`` (environment variable), ``${keyring:SERVICE:USER}`` (system keyring),
 ``${password}`` / ``${username}`` (the account being logged in, in a crawl). Fill steps tagged
 ``"field": "username"`` / ``"password"`` take the crawl account's values instead of the recorded
-ones, so one recording logs in every account of a pool. Each element is described by several
+ones, so one recording logs in every account of a pool. A ``totp`` step types a fresh one-time
+code made from a TOTP seed: ``${totp}`` (the crawl account's ``totp_env``/``totp_keyring``) or
+``${env:NAME}`` / ``${keyring:SERVICE:USER}`` holding the seed; the code is made when the step
+runs. Each element is described by several
 locators (test id, id, name, label, role + accessible name, placeholder, text, CSS path); replay
 uses the first that matches exactly one element, so a flow survives most page redesigns.
 See docs/sessions.md for the format.
@@ -37,13 +40,14 @@ from browsercrawl.session.login import (
 )
 from browsercrawl.session.secrets import keyring_secret
 from browsercrawl.session.state import write_private
+from browsercrawl.session.totp import CodeSource, code_from_seed
 
 if TYPE_CHECKING:
     from playwright.async_api import Locator, Page
 
 FLOW_VERSION = 1
-_PLACEHOLDER = re.compile(r"\$\{(env:[A-Za-z_][A-Za-z0-9_]*|keyring:[^:}]+:[^}]+|username|password)\}")
-Action = Literal["goto", "fill", "select", "check", "uncheck", "click", "press", "captcha", "wait"]
+_PLACEHOLDER = re.compile(r"\$\{(env:[A-Za-z_][A-Za-z0-9_]*|keyring:[^:}]+:[^}]+|username|password|totp)\}")
+Action = Literal["goto", "fill", "select", "check", "uncheck", "click", "press", "captcha", "wait", "totp"]
 
 
 class _Model(BaseModel):
@@ -120,6 +124,7 @@ class Step(_Model):
             "press": ("target", "key"),
             "captcha": ("image", "input"),
             "wait": ("seconds",),
+            "totp": ("target", "value"),
         }[self.action]
         for key in need:
             if getattr(self, key) is None:
@@ -128,6 +133,9 @@ class Step(_Model):
             check_http_url(self.url, "goto URL")  # the same rule as the job's login_url
         if self.field == "password" and self.value is not None and not _PLACEHOLDER.fullmatch(self.value):
             raise ValueError("a password must be a placeholder like ${env:BC_PASSWORD}, never the password")
+        if self.action == "totp" and not _PLACEHOLDER.fullmatch(self.value or ""):
+            raise ValueError("a totp step's value must be ${totp} or a placeholder holding the seed, "
+                             "like ${env:BC_TOTP_SEED}, never the seed")
         return self
 
 
@@ -189,6 +197,8 @@ def resolve_value(value: str, where: str, username: str | None, password: str | 
             if username is None:
                 raise UserError(f"{where}: ${{username}} needs an account (--username)")
             return username
+        if key == "totp":
+            raise UserError(f"{where}: ${{totp}} is only for totp steps")
         if key == "password":
             if password is None:
                 raise UserError(f"{where}: ${{password}} needs an account password (--password-env)")
@@ -235,15 +245,22 @@ async def replay_flow(
     source: str,
     username: str | None = None,
     password: str | None = None,
+    codes: CodeSource | None = None,
 ) -> LoginOutcome:
-    """Replay ``flow`` in ``page`` until logged in; CAPTCHA steps are solved, failures retried."""
+    """Replay ``flow`` in ``page`` until logged in; CAPTCHA steps are solved, failures retried.
+
+    ``codes`` gives the account's current one-time code for ``totp`` steps whose value is ``${totp}``.
+    """
     timeout_ms = settings.timeout_seconds * 1000
     step_timeout = min(settings.timeout_seconds, 10.0)
     # Secrets are resolved before the browser is touched, so a missing env var fails fast.
     values: dict[int, str] = {}
+    code_sources: dict[int, CodeSource] = {}
     for i, step in enumerate(flow.steps):
         where = f"{source}: steps.{i}.value"
-        if step.field == "username" and username is not None:
+        if step.action == "totp":
+            code_sources[i] = _step_codes(step.value or "", where, codes)
+        elif step.field == "username" and username is not None:
             values[i] = username
         elif step.field == "password" and password is not None:
             values[i] = password
@@ -274,6 +291,9 @@ async def replay_flow(
                 loc = await resolve_target(p, step.target, where, step_timeout)
                 if step.action == "fill":
                     await loc.fill(values[i])
+                elif step.action == "totp":
+                    await loc.fill(code_sources[i]())  # made now: a code lives 30 seconds
+                    await _navigating(p, loc.press("Enter"), timeout_ms, step.navigates)
                 elif step.action == "select":
                     await loc.select_option(values[i])
                 elif step.action == "check":
@@ -287,6 +307,16 @@ async def replay_flow(
         return seen
 
     return await run_login(page, attempt, settings, who=who, where=source, has_captcha=flow.has_captcha)
+
+
+def _step_codes(value: str, where: str, codes: CodeSource | None) -> CodeSource:
+    """Where a totp step's codes come from; a missing seed fails now, before the browser is used."""
+    if value == "${totp}":
+        if codes is None:
+            raise UserError(f"{where}: ${{totp}} needs an account with totp_env or totp_keyring")
+        return codes
+    resolve_value(value, where, None, None)  # the seed is there (read again for each code)
+    return lambda: code_from_seed(resolve_value(value, where, None, None), where)
 
 
 async def _navigating(page: Page, action, timeout_ms: float, navigates: bool | None) -> None:

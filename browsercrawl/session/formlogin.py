@@ -23,6 +23,7 @@ from browsercrawl.session.login import (
     run_login,
     solve_captcha,
 )
+from browsercrawl.session.totp import CodeSource, answer_otp_prompt, fill_otp_if_asked
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -97,8 +98,13 @@ async def form_login(
     password: str,
     settings: LoginSettings,
     overrides: FormSelectors | None = None,
+    codes: CodeSource | None = None,
 ) -> LoginOutcome:
-    """Open ``url``, fill its login form with the account, solve the CAPTCHA, submit, verify."""
+    """Open ``url``, fill its login form with the account, solve the CAPTCHA, submit, verify.
+
+    A page asking for a one-time code after the password gets one from ``codes`` (the account's
+    TOTP seed); without ``codes`` that is a clear error.
+    """
     timeout_ms = settings.timeout_seconds * 1000
     state = {"captcha": False}
 
@@ -121,7 +127,11 @@ async def form_login(
         elif found["captcha"]:
             state["captcha"] = True
             seen = await solve_captcha(p, settings, SEL["captcha-image"], SEL["captcha"])
+        otp = overrides.otp if overrides else None
+        in_form = await fill_otp_if_asked(p, codes, otp)
         await submit_and_wait(p, SEL["submit"] if found["submit"] else None, timeout_ms)
+        if not in_form:
+            await answer_otp_prompt(p, codes, who=username, where=url, timeout_ms=timeout_ms, override=otp)
         return seen
 
     return await run_login(

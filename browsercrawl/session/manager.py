@@ -54,6 +54,7 @@ from browsercrawl.session.state import (
     restore_session_storage,
     save_state,
 )
+from browsercrawl.session.totp import account_code_source
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page
@@ -248,18 +249,21 @@ class SessionManager(PageHook):
                 "to log in again with; replay the login (browsercrawl login replay) to refresh it"
             )
         password = resolve_password(account, f"{self.where}: session.accounts.{slot.index}")
+        codes = account_code_source(account, f"{self.where}: session.accounts.{slot.index}")
         if self.flow is not None:
             flow, source = self.flow, str(self.cfg.path(self.cfg.flow or ""))
 
             async def body(tab: Page) -> Any:
                 return await replay_flow(
-                    tab, flow, self.settings, source=source, username=account.username, password=password
+                    tab, flow, self.settings, source=source, username=account.username, password=password,
+                    codes=codes,
                 )
         else:
             url = self.cfg.login_url or ""
 
             async def body(tab: Page) -> Any:
-                return await form_login(tab, url, account.username, password, self.settings, self.cfg.form)
+                return await form_login(tab, url, account.username, password, self.settings, self.cfg.form,
+                                        codes)
 
         async def body_then_learn(tab: Page) -> Any:
             outcome = await body(tab)

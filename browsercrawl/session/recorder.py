@@ -72,6 +72,8 @@ def _build_steps(events: list[dict[str, Any]], password_placeholder: str) -> tup
         elif action in ("fill", "select"):
             value = password_placeholder if ev.get("field") == "password" else ev.get("value", "")
             step = Step(action=action, target=Target(**ev["target"]), value=value, field=ev.get("field"))
+        elif action == "totp":
+            step = Step(action="totp", target=Target(**ev["target"]), value="${totp}")
         elif action in ("check", "uncheck", "click"):
             step = Step(action=action, target=Target(**ev["target"]))
         elif action == "press":
@@ -83,7 +85,7 @@ def _build_steps(events: list[dict[str, Any]], password_placeholder: str) -> tup
         if (
             prev is not None
             and step.action == prev.action
-            and step.action in ("fill", "select", "captcha")
+            and step.action in ("fill", "select", "captcha", "totp")
             and (step.target or step.input) == (prev.target or prev.input)
         ):
             steps[-1] = step

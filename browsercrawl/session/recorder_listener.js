@@ -95,6 +95,11 @@
     if (lastValue.get(e) === e.value) return;
     lastValue.set(e, e.value);
     if (isPassword(e)) { report({action: 'fill', target: describe(e), field: 'password', secret: true}); return; }
+    // a one-time code is useless later and is never written down: replay makes a fresh one
+    if ((e.getAttribute('autocomplete') || '').includes('one-time-code') ||
+        /\botp\b|totp|one.?time|2fa|two.?factor|authenticat/.test(words(e))) {
+      report({action: 'totp', target: describe(e), secret: true}); return;
+    }
     const img = captchaWords.test(words(e)) ? captchaImageFor(e) : null;
     if (img) {
       report({action: 'captcha', image: describe(img), input: describe(e), refresh: refreshNear(img),

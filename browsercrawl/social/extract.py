@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from browsercrawl.config.social import ListSource, RelationKind, SocialConfig
+from browsercrawl.engine.recycled import collect_recycled
 from browsercrawl.frontier.urls import canonical_url
 
 if TYPE_CHECKING:
@@ -35,8 +36,16 @@ _IDENTITY_JS = """(fields) => {
     const at = where.lastIndexOf("@");
     const css = at >= 0 ? where.slice(0, at).trim() : where.trim();
     const node = css ? document.querySelector(css) : document.documentElement;
-    out[name] = !node ? null : (at >= 0 ? node.getAttribute(where.slice(at + 1).trim())
-                                        : node.textContent.trim());
+    const part = at >= 0 ? where.slice(at + 1).trim() : null;
+    if (!node) { out[name] = null; continue; }
+    if (part && part.startsWith("json:")) {  // a value in JSON the page embeds: "script#data@json:user.id"
+      let v;
+      try { v = JSON.parse(node.textContent); } catch (e) { v = undefined; }
+      for (const k of part.slice(5).split(".").filter(Boolean)) v = (v == null) ? v : v[k];
+      out[name] = (v == null) ? null : (typeof v === "object" ? JSON.stringify(v) : String(v));
+      continue;
+    }
+    out[name] = part ? node.getAttribute(part) : node.textContent.trim();
   }
   return {canonical: link ? link.href : null, fields: out};
 }"""
@@ -111,10 +120,37 @@ def parse_time(value: Any) -> float | None:
     return (t if t.tzinfo else t.replace(tzinfo=UTC)).timestamp()
 
 
+_OPEN_TAB_JS = """async ({tab, entries, timeout}) => {
+  if (tab) {
+    const el = document.querySelector(tab);
+    if (!el) return "no tab " + tab;
+    el.click();
+  }
+  const end = Date.now() + timeout;
+  while (Date.now() < end && !document.querySelector(entries)) await new Promise(r => setTimeout(r, 50));
+  return document.querySelector(entries) ? null : "no entries " + entries;
+}"""
+
+
 async def read_list(page: Page, source: ListSource, variables: dict[str, str]) -> dict[str, Any]:
     """Run one list source in the page: ``{entries: [...], complete: bool, error: str|None}``."""
+    if source.source == "dom" and source.scroll:
+        return await _read_recycled(page, source)
     spec = source.model_dump()
     return await page.evaluate(READ_LIST_JS, {"spec": spec, "vars": variables})
+
+
+async def _read_recycled(page: Page, source: ListSource) -> dict[str, Any]:
+    """A DOM list that recycles its rows: open its tab, then collect while scrolling (engine)."""
+    assert source.entries is not None
+    error = await page.evaluate(_OPEN_TAB_JS, {"tab": source.tab, "entries": source.entries,
+                                               "timeout": min(source.timeout_ms, 10_000)})
+    if error:
+        return {"entries": [], "complete": False, "error": error}
+    key = next((k for k in ("url", "id", "name") if k in source.fields), None)
+    return await collect_recycled(
+        page, source.entries, source.fields, container=None if source.scroll == "window" else source.scroll,
+        key=key, cap=source.max_entries, settle_ms=source.settle_ms, timeout_ms=source.timeout_ms)
 
 
 async def identify(page: Page, cfg: SocialConfig, matcher: PersonMatcher) -> tuple[str, str, dict] | None:

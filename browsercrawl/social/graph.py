@@ -142,4 +142,17 @@ def graph_stats(conn: Any) -> dict[str, Any] | None:
         for strategy, n, changed in conn.execute(
                 "SELECT strategy, COUNT(*), SUM(changed) FROM visits WHERE strategy != 'crawl' GROUP BY 1"):
             stats[f"revisits_{strategy}"] = f"{changed or 0}/{n} changed"
+    if "changes" in tables:
+        stats["changes"] = changes_summary(conn)
     return stats
+
+
+def changes_summary(conn: Any) -> dict[str, Any]:
+    """What revisits found: changes by kind, people who changed, and the busiest of them."""
+    by_kind = dict(conn.execute(
+        "SELECT change, COUNT(*) FROM changes GROUP BY change ORDER BY change").fetchall())
+    people = conn.execute("SELECT COUNT(DISTINCT person_id) FROM changes").fetchone()[0]
+    busiest = conn.execute("SELECT person_id, COUNT(*) FROM changes GROUP BY person_id "
+                           "ORDER BY COUNT(*) DESC, person_id LIMIT 3").fetchall()
+    return {"by_kind": by_kind, "people_changed": people,
+            "most_changed": [f"{pid} ({n})" for pid, n in busiest]}

@@ -11,6 +11,7 @@ followed unless ``follow_links`` says so: the graph of people is the crawl order
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from browsercrawl.storage.base import Store
 log = logging.getLogger(__name__)
 
 PERSON_KIND = "person"
+_LOGGED_OUT = re.compile(r"-> HTTP 401\b")
 
 
 @dataclass
@@ -53,8 +55,9 @@ class SocialHook(PageHook):
         self.visits: dict[str, int] = {}
         self.edge_first: dict[Edge, str] = {}
         self.known: set[str] = set()  # people visited or queued: the max_people budget
-        # Set by a recrawl: snapshots are handed over here instead of becoming crawl rows.
-        self.collect: dict[str, tuple[PersonSnapshot, dict[str, Any]]] | None = None
+        # Set by a recrawl: snapshots (with wrapper fields and page text) are handed over here
+        # instead of becoming crawl rows.
+        self.collect: dict[str, tuple[PersonSnapshot, dict[str, Any], str]] | None = None
         self.lists_failed = 0  # person pages refused because a list request failed
 
     # -- set-up ---------------------------------------------------------------------------------
@@ -122,10 +125,17 @@ class SocialHook(PageHook):
             return
         if snap is None or result is None or not result.store or not 200 <= result.status < 400:
             return
+        if any(_LOGGED_OUT.search(e) for e in snap.errors):
+            # The session ended while the lists were read (an endpoint answered 401): the
+            # lists are cut short. Refuse the page; the engine fetches it again after a re-login.
+            result.store = False
+            result.title = "relation lists read while logged out"
+            log.info("person %s: a list answered 401; page refused for a retry", snap.id)
+            return
         self.clock.see(snap.newest_item_time())
         extra = self.wrapper.apply(result.html) if (self.wrapper and result.html) else {}
         if self.collect is not None:
-            self.collect[ctx.request.url] = (snap, extra)
+            self.collect[ctx.request.url] = (snap, extra, result.text or "")
             return
         now = self.clock.now()
         self._rows(ctx, snap, extra, now)
@@ -149,6 +159,9 @@ class SocialHook(PageHook):
              "last_seen": at, "removed_at": None, "__upsert__": True}
             for k, a, b in edges
         )
+        rows.setdefault("person_texts", []).append(
+            {"person_id": snap.id, "url": snap.url, "text": ctx.result.text or "", "at": at,
+             "__upsert__": True})
         rows.setdefault("visits", []).append(
             {"person_id": snap.id, "at": at, "at_ts": now, "strategy": "crawl", "p_change": None,
              "new_items": len(snap.items), "new_edges": len(edges), "removed_edges": 0, "changed": 1}

@@ -5,9 +5,9 @@ stored at the person's last visit (``rate.py``) and ``now`` the site time (``clo
 are revisited. ``strategy="random"`` revisits N people drawn uniformly - the baseline the
 benchmark compares with. Each revisit is rendered by the engine's browser runtime with the hooks
 of the job's parts (so a session part can log in again) and is diffed against the database
-(``store.apply_revisit``): new items, new and removed edges go to ``changes``, one row per visit to
-``visits``. People first met on a revisit are queued in the frontier (kind ``person``) for the
-next ``browsercrawl crawl``.
+(``store.apply_revisit``): new items, new and removed edges, changed fields and a diff of the
+page's text go to ``changes``, one row per visit to ``visits``. People first met on a revisit are
+queued in the frontier (kind ``person``) for the next ``browsercrawl crawl``.
 """
 
 from __future__ import annotations
@@ -69,6 +69,8 @@ class RecrawlSummary:
     new_items: int
     new_edges: int
     removed_edges: int
+    changed_fields: int
+    text_changed: int  # revisits whose page text differed
     new_people_queued: int
     changed_per_revisit: float
     expected_changed: float  # sum of the predicted P(change) over the people revisited
@@ -196,7 +198,7 @@ async def recrawl(
     factory = next((p.context_factory for p in parts if p.context_factory), None)
     store = await CrawlDatabase(path).open()
     try:
-        social.load_state(store)
+        social.tables(store)  # also adds what an older database lacks (changes.url, person_texts)
     finally:
         await store.close()
     social.collect = {}
@@ -204,7 +206,7 @@ async def recrawl(
 
     writer = _Writer(path)
     totals = {"revisited": 0, "failed": 0, "changed": 0, "new_items": 0, "new_edges": 0,
-              "removed_edges": 0, "new_people_queued": 0}
+              "removed_edges": 0, "changed_fields": 0, "text_changed": 0, "new_people_queued": 0}
     expected = 0.0
     try:
         runtime_for_job = BrowserRuntime(job, job_launch_options(job), hooks=hooks, context_factory=factory)
@@ -232,13 +234,13 @@ async def recrawl(
                     log.warning("revisit of %s showed no person (login page? deleted?)", url)
                     totals["failed"] += 1
                     return
-                snap, extra = got
+                snap, extra, text = got
                 at = social.clock.now()
                 targets = {pid: u for rel in snap.relations.values() for pid, u in rel.targets.items()}
 
                 def write(conn: sqlite3.Connection) -> tuple[dict[str, int], int]:
                     figures = apply_revisit(conn, snap, cfg, now=at, strategy=strategy, p_change=c.p,
-                                            extra_fields=extra)
+                                            text=text, extra_fields=extra)
                     return figures, _queue_new_people(conn, cfg, social, targets, c.depth + 1, url)
 
                 figures, queued = await writer.run(write)

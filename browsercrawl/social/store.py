@@ -9,13 +9,21 @@ Tables (created at crawl start through ``CrawlDatabase.ensure_table``):
   are stored once with ``from_id < to_id``.
 * ``items``: ``(person_id, item_id)`` with time, text and extra fields; duplicates are ignored.
 * ``visits``: one row per visit (crawl or recrawl) with the predicted P(change) and what changed.
-* ``changes``: one row per new item, new edge or removed edge found on a revisit.
+* ``changes``: one row per thing a revisit found changed, per person and page: ``new_item``,
+  ``new_edge``, ``removed_edge``, ``changed_field`` (``label: old -> new``) and ``text_diff`` (a
+  unified diff of the page's text, changed lines only, at most ``TEXT_DIFF_CHARS``).
+* ``person_texts``: the text of each person's page at the last visit (what the next diff compares with).
+
+What a revisit finds feeds the update rate: besides the timed items, every revisit that found
+new or removed edges or changed fields counts as one change event (the text diff does not: it
+repeats the others and also moves with relative dates like "3 hours ago").
 
 Site times are stored twice: ISO text for people and epoch seconds (``*_ts``) for arithmetic.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -48,14 +56,20 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, .
     ),
     "visits": (
         {"id": int, "person_id": str, "at": str, "at_ts": float, "strategy": str, "p_change": float,
-         "new_items": int, "new_edges": int, "removed_edges": int, "changed": int},
+         "new_items": int, "new_edges": int, "removed_edges": int, "changed_fields": int,
+         "text_changed": int, "changed": int},
         "id", [("person_id",), ("strategy",)],
     ),
     "changes": (
-        {"id": int, "person_id": str, "at": str, "strategy": str, "change": str, "detail": str},
-        "id", [("person_id",)],
+        {"id": int, "person_id": str, "url": str, "at": str, "strategy": str, "change": str, "detail": str},
+        "id", [("person_id",), ("change",)],
+    ),
+    "person_texts": (
+        {"person_id": str, "url": str, "text": str, "at": str},
+        "person_id", [],
     ),
 }
+TEXT_DIFF_CHARS = 4000
 
 
 def create_tables(db: Store) -> None:
@@ -107,10 +121,12 @@ def person_row(
     visits: int,
     item_times: Iterable[float],
     extra_fields: dict[str, Any] | None = None,
+    other_changes: int = 0,
 ) -> dict[str, Any]:
-    """The ``people`` row after a visit; the rate uses every timed item known for the person."""
+    """The ``people`` row after a visit; the rate counts every timed item known for the person
+    plus ``other_changes`` (revisits that found changed edges or fields)."""
     times = sorted(item_times)
-    rate = estimate_rate(len(times), times[0] if times else None, first_seen, now,
+    rate = estimate_rate(len(times) + other_changes, times[0] if times else None, first_seen, now,
                          cfg.prior_items, cfg.prior_days)
     fields = {**snap.fields, **(extra_fields or {})}
     counts = {k: len(snap.relations[k].targets) if k in snap.relations else None
@@ -136,19 +152,22 @@ def apply_revisit(
     strategy: str,
     p_change: float,
     extra_fields: dict[str, Any] | None = None,
+    text: str | None = None,
 ) -> dict[str, int]:
     """Compare a revisit with what the database knows, record the changes, update the rows.
 
     Runs inside the caller's transaction. A stored edge counts as removed only when a source of
     that list read it to the end (an embedded first-five list proves nothing about the rest).
+    ``text`` is the page's text now (None: not compared).
     """
     at = iso(now)
-    old = conn.execute("SELECT first_seen_ts, visits, depth FROM people WHERE id=?", (snap.id,)).fetchone()
-    first_seen, visits, depth = old if old else (now, 0, 0)
+    old = conn.execute("SELECT first_seen_ts, visits, depth, fields FROM people WHERE id=?",
+                       (snap.id,)).fetchone()
+    first_seen, visits, depth, old_fields = old if old else (now, 0, 0, None)
     known_items = {r[0] for r in conn.execute("SELECT item_id FROM items WHERE person_id=?", (snap.id,))}
     new_items = [r for r in item_rows(snap, now) if r["item_id"] not in known_items]
     _insert(conn, "items", new_items, replace=False)
-    changes = [(snap.id, at, strategy, "new_item", f"{r['item_id']} {r['time'] or ''}".strip())
+    changes = [(snap.id, snap.url, at, strategy, "new_item", f"{r['item_id']} {r['time'] or ''}".strip())
                for r in new_items]
 
     new_edges = removed = 0
@@ -158,7 +177,7 @@ def apply_revisit(
             f"SELECT kind, from_id, to_id FROM relations WHERE removed_at IS NULL AND {where}", args)}
         for edge in sorted(edges - stored):
             new_edges += 1
-            changes.append((snap.id, at, strategy, "new_edge", " ".join(edge)))
+            changes.append((snap.id, snap.url, at, strategy, "new_edge", " ".join(edge)))
         conn.executemany(
             "INSERT INTO relations (kind, from_id, to_id, first_seen, last_seen, removed_at) "
             "VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (kind, from_id, to_id) "
@@ -168,24 +187,63 @@ def apply_revisit(
         if snap.relations[kind].complete:
             for edge in sorted(stored - edges):
                 removed += 1
-                changes.append((snap.id, at, strategy, "removed_edge", " ".join(edge)))
+                changes.append((snap.id, snap.url, at, strategy, "removed_edge", " ".join(edge)))
                 conn.execute("UPDATE relations SET removed_at=? WHERE kind=? AND from_id=? AND to_id=?",
                              (at, *edge))
+    fields_now = {**snap.fields, **(extra_fields or {})}
+    field_changes = changed_fields(json.loads(old_fields) if old_fields else {}, fields_now)
+    changes += [(snap.id, snap.url, at, strategy, "changed_field", d) for d in field_changes]
+    text_changed = 0
+    if text is not None:
+        before = conn.execute("SELECT text FROM person_texts WHERE person_id=?", (snap.id,)).fetchone()
+        if before is not None and before[0] != text:
+            text_changed = 1
+            changes.append((snap.id, snap.url, at, strategy, "text_diff", text_diff(before[0] or "", text)))
+        _insert(conn, "person_texts", [{"person_id": snap.id, "url": snap.url, "text": text, "at": at}],
+                replace=True)
     conn.executemany(
-        "INSERT INTO changes (person_id, at, strategy, change, detail) VALUES (?, ?, ?, ?, ?)", changes)
+        "INSERT INTO changes (person_id, url, at, strategy, change, detail) VALUES (?, ?, ?, ?, ?, ?)",
+        changes)
     times = [r[0] for r in conn.execute(
         "SELECT time_ts FROM items WHERE person_id=? AND time_ts IS NOT NULL", (snap.id,))]
+    # a change event for the rate; a first visit (everything new) changes nothing
+    other_now = int(bool(new_edges or removed or field_changes)) if old else 0
+    other_before = conn.execute(
+        "SELECT COUNT(*) FROM visits WHERE person_id=? AND strategy != 'crawl' AND "
+        "(new_edges > 0 OR removed_edges > 0 OR changed_fields > 0)", (snap.id,)).fetchone()[0]
     row = person_row(snap, cfg, now=now, depth=depth, first_seen=first_seen, visits=visits + 1,
-                     item_times=times, extra_fields=extra_fields)
+                     item_times=times, extra_fields=extra_fields, other_changes=other_before + other_now)
     _insert(conn, "people", [row], replace=True)
-    figures = {"new_items": len(new_items), "new_edges": new_edges, "removed_edges": removed}
+    figures = {"new_items": len(new_items), "new_edges": new_edges, "removed_edges": removed,
+               "changed_fields": len(field_changes), "text_changed": text_changed}
     changed = int(any(figures.values()))
     conn.execute(
         "INSERT INTO visits (person_id, at, at_ts, strategy, p_change, new_items, new_edges, "
-        "removed_edges, changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "removed_edges, changed_fields, text_changed, changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (snap.id, at, now, strategy, p_change, *figures.values(), changed),
     )
     return {**figures, "changed": changed}
+
+
+def changed_fields(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """``label: old -> new`` for each field whose value differs (a field read as nothing both
+    times, or newly read where it was never read, is no change)."""
+    out = []
+    for label in sorted(set(before) | set(now)):
+        old, new = before.get(label), now.get(label)
+        if old == new or (old is None and label not in before):
+            continue
+        out.append(f"{label}: {json.dumps(old, ensure_ascii=False, default=str)[:300]} -> "
+                   f"{json.dumps(new, ensure_ascii=False, default=str)[:300]}")
+    return out
+
+
+def text_diff(before: str, now: str) -> str:
+    """The changed lines of a page's text (unified diff without context), cut to ``TEXT_DIFF_CHARS``."""
+    lines = [line for line in difflib.unified_diff(before.splitlines(), now.splitlines(), lineterm="", n=0)
+             if not line.startswith(("---", "+++", "@@"))]
+    out = "\n".join(lines)
+    return out if len(out) <= TEXT_DIFF_CHARS else out[:TEXT_DIFF_CHARS] + "\n..."
 
 
 def _list_scope(kind: RelationKind, person: str) -> tuple[str, tuple[str, ...]]:

@@ -12,7 +12,10 @@ URLs (``L`` = login required: logged out, HTML pages 302 to ``/login?next=<path?
     /                           public home: welcome, board links, /about, /rules, /login
     /robots.txt                 public; ``Disallow: /admin/``
     /about, /rules              public plain server-rendered pages (the adaptive path skips them)
-    /login                      GET form (csrf_token, captcha); POST -> 302 next (default /feed)
+    /login                      GET form (csrf_token, captcha); POST -> 302 next (default /feed),
+                                or for a member with two-factor login on -> 302 /login/otp
+    /login/otp                  GET the code form (input autocomplete=one-time-code); POST the
+                                member's current TOTP code (pyotp, seed ``auth.totp_secret_for``)
     /captcha.png?r=NONCE        public; same r = same image, new r = new answer
     /logout                     ends the session (recorded as a mutation), 302 /
     /static/site.js, site.css   public
@@ -20,6 +23,8 @@ URLs (``L`` = login required: logged out, HTML pages 302 to ``/login?next=<path?
     /__clock                    GET site time; POST /__clock/advance?seconds=N; both need the
                                 header ``X-Demo-Admin: <admin token>`` (403 without)
   L /feed                       client-rendered from /api/feed, infinite scroll to a known total
+  L /members                    every member in a virtual-scrolled list (#member-scroller): about a
+                                dozen a.member-row elements exist, reused as it scrolls
   L /boards                     all 20 boards (plain links)
   L /board/<id>?page=N          thread list rendered from /api/board/<id>/threads?page=N with
                                 infinite scroll; plain <a rel=next href="?page=N+1"> links too
@@ -65,7 +70,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
@@ -75,7 +80,7 @@ from browsercrawl_demo.content import DemoClock, generate, iso
 from browsercrawl_demo.state import DemoState
 
 STATIC_DIR = Path(__file__).parent / "static"
-PUBLIC_PATHS = frozenset({"/", "/robots.txt", "/about", "/rules", "/login", "/captcha.png",
+PUBLIC_PATHS = frozenset({"/", "/robots.txt", "/about", "/rules", "/login", "/login/otp", "/captcha.png",
                           "/logout", "/favicon.ico", "/__clock", "/__clock/advance"})
 PUBLIC_PREFIXES = ("/static/", "/admin")
 
@@ -178,7 +183,7 @@ def _safe_next(raw: str | None) -> str:
     """Only local paths; never back to the login or logout pages (an open-redirect guard)."""
     if not raw or not raw.startswith("/") or raw.startswith("//") or "\\" in raw:
         return "/feed"
-    if raw.split("?")[0] in ("/login", "/logout"):
+    if raw.split("?")[0] in ("/login", "/login/otp", "/logout"):
         return "/feed"
     return raw
 
@@ -217,9 +222,37 @@ async def login_post(request: web.Request) -> web.Response:
         str(form.get("csrf_token", "")), username, str(form.get("password", "")),
         str(form.get("captcha", "")),
     )
+    if result.needs_code:
+        raise web.HTTPFound("/login/otp?" + urlencode({"next": next_path}))
     if not result.ok:
         status = 403 if "CSRF" in result.error else 200
         return _login_form(request, next_path, result.error, username, status)
+    response = web.HTTPFound(next_path)
+    assert result.session is not None
+    shared.set_session_cookie(response, result.session)
+    raise response
+
+
+@routes.get("/login/otp")
+async def otp_get(request: web.Request) -> web.Response:
+    next_path = _safe_next(request.query.get("next"))
+    s = shared.session(request)
+    if s is None or s.otp_pending is None:
+        raise web.HTTPFound(login_url(next_path))
+    return _html(pages.otp_form(csrf=s.csrf, next_path=next_path))
+
+
+@routes.post("/login/otp")
+async def otp_post(request: web.Request) -> web.Response:
+    state = shared.state(request)
+    form = await request.post()
+    next_path = _safe_next(str(form.get("next") or request.query.get("next") or ""))
+    s = shared.session(request)
+    result = state.auth.attempt_code(s, str(form.get("csrf_token", "")), str(form.get("otp", "")))
+    if not result.ok:
+        if s is None or s.otp_pending is None:  # expired, or locked: start again
+            return _login_form(request, next_path, result.error, "", 403 if "CSRF" in result.error else 200)
+        return _html(pages.otp_form(csrf=s.csrf, next_path=next_path, error=result.error))
     response = web.HTTPFound(next_path)
     assert result.session is not None
     shared.set_session_cookie(response, result.session)

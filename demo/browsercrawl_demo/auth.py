@@ -16,11 +16,14 @@ session and lock as if that many seconds had passed.
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import random
 import secrets
 import time
 from dataclasses import dataclass, field
+
+import pyotp
 
 from browsercrawl_demo.captcha_image import random_captcha_text, render_captcha
 
@@ -34,6 +37,12 @@ def password_for(name: str, seed: int) -> str:
     return f"pw-{digest[:10]}"
 
 
+def totp_secret_for(name: str, seed: int) -> str:
+    """The demo TOTP seed (base32) of a member with two-factor login on (test data, not a secret)."""
+    digest = hashlib.sha256(f"browsercrawl-demo-totp:{seed}:{name}".encode()).digest()
+    return base64.b32encode(digest[:20]).decode()
+
+
 @dataclass
 class Session:
     sid: str
@@ -44,6 +53,7 @@ class Session:
     captcha_nonce: str | None = None
     captcha_text: str | None = None
     captcha_png: bytes | None = None
+    otp_pending: str | None = None  # member whose password was right; the one-time code is next
 
 
 @dataclass
@@ -51,6 +61,7 @@ class LoginResult:
     ok: bool
     error: str = ""  # what the form shows: "wrong captcha", "account locked", ...
     session: Session | None = None
+    needs_code: bool = False  # password right, two-factor on: ask for the one-time code
 
 
 @dataclass
@@ -69,6 +80,7 @@ class Auth:
     failures: dict[str, int] = field(default_factory=dict)
     locked_until: dict[str, float] = field(default_factory=dict)
     deleted: set[str] = field(default_factory=set)
+    totp_secrets: dict[str, str] = field(default_factory=dict)  # members with two-factor login on
     _offset: float = 0.0
     _captcha_rng: random.Random = field(default_factory=random.Random)
 
@@ -196,6 +208,26 @@ class Auth:
                 )
                 return LoginResult(False, "account locked")
             return LoginResult(False, "wrong username or password")
+        self.failures.pop(name, None)
+        if name in self.totp_secrets:
+            s.otp_pending = name
+            return LoginResult(False, needs_code=True, session=s)
+        self.end(s.sid)
+        return LoginResult(True, session=self.new_session(name))
+
+    def attempt_code(self, s: Session | None, csrf: str, code: str) -> LoginResult:
+        """Check the one-time code of a session whose password was accepted (one window of drift)."""
+        if s is None or s.otp_pending is None or not secrets.compare_digest(csrf or "", s.csrf):
+            return LoginResult(False, "invalid or expired form (CSRF token); log in again")
+        name = s.otp_pending
+        if not pyotp.TOTP(self.totp_secrets[name]).verify(code.strip(), valid_window=1):
+            n = self.failures.get(name, 0) + 1
+            self.failures[name] = n
+            if self.lock_after_failures and n >= self.lock_after_failures:
+                s.otp_pending = None
+                self.locked_until[name] = self.now() + (self.lock_seconds or float("inf"))
+                return LoginResult(False, "account locked")
+            return LoginResult(False, "wrong authentication code")
         self.failures.pop(name, None)
         self.end(s.sid)
         return LoginResult(True, session=self.new_session(name))

@@ -35,6 +35,7 @@ class DemoConfig:
     admin_token: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     start_time: datetime | None = None  # site time at start; None = content.SITE_EPOCH
     log_requests: bool = False
+    two_factor: tuple[str, ...] = ()  # member names whose login asks for a TOTP code after the password
 
     def validate(self) -> DemoConfig:
         """Raise a one-line :class:`UserError` naming the first bad option."""

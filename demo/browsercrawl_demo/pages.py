@@ -168,11 +168,41 @@ def login_form(*, csrf: str, next_path: str, captcha_nonce: str | None, error: s
     return layout("Log in", body, kind="login")
 
 
+def otp_form(*, csrf: str, next_path: str, error: str = "") -> str:
+    """The second login step of a member with two-factor login on: the authenticator app's code."""
+    err = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
+    body = (
+        f"<h1>Two-factor authentication</h1>{err}"
+        f'<form id="otp-form" method="post" action="/login/otp?{e(urlencode({"next": next_path}))}">'
+        f'<input type="hidden" name="csrf_token" value="{e(csrf)}">'
+        f'<input type="hidden" name="next" value="{e(next_path)}">'
+        '<label for="otp">Authentication code</label>'
+        '<input id="otp" name="otp" type="text" inputmode="numeric" autocomplete="one-time-code" '
+        'pattern="[0-9]{6}" required>'
+        '<button id="otp-submit" type="submit">Verify</button></form>'
+    )
+    return layout("Two-factor authentication", body, kind="login")
+
+
 def robots_txt() -> str:
     return "User-agent: *\nDisallow: /admin/\n"
 
 
 # ----- community pages (login required) -----
+
+def members_page(rows: list[list[str]], user: str, csrf: str) -> str:
+    """The member directory: a virtual-scrolled list like large social sites use. The data is a
+    JavaScript literal in the page; ``site.js`` keeps about a dozen ``a.member-row`` elements and
+    reuses them as ``#member-scroller`` scrolls, so no moment's DOM holds every member."""
+    data = json.dumps(rows).replace("</", "<\\/")
+    body = (
+        f"<h1>Members</h1><p class=\"count\">{len(rows)} members</p>"
+        '<div id="member-scroller" class="vlist" style="height:300px;overflow-y:auto;position:relative">'
+        '<div class="vinner" style="position:relative"></div></div>'
+        f"<script>window.DEMO_MEMBERS = {data};</script>"
+    )
+    return layout("Members", body, user=user, csrf=csrf, kind="members")
+
 
 def feed(user: str, csrf: str) -> str:
     body = (

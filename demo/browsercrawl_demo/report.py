@@ -34,6 +34,12 @@ def print_report(report: dict[str, Any]) -> None:
     table.add_row("people", _ratio(soc.get("people_found"), soc.get("people_expected")))
     table.add_row("follow edges", _ratio(soc.get("edges_found"), soc.get("edges_expected")))
     table.add_row("edge precision / recall", f"{soc.get('edge_precision')} / {soc.get('edge_recall')}")
+    dis = report.get("discover") or {}
+    if dis:
+        table.add_row(f"discovered job ({', '.join(dis.get('relations') or [])}): people",
+                      _ratio(dis.get("people_found"), dis.get("people_expected")))
+        table.add_row("discovered job: edge precision / recall",
+                      f"{dis.get('edge_precision')} / {dis.get('edge_recall')}")
     for name, part in (("community", com), ("social", soc)):
         s = part.get("session") or {}
         table.add_row(

@@ -129,6 +129,34 @@ def _records_score(db: Path, site_url: str, truth: dict, profile_path: Path) -> 
     return {"threads_found": found, "threads_expected": len(truth["threads.json"]), **scores.as_dict()}
 
 
+def _discover_and_crawl(out: Path, site: DemoSite, truth: dict, session: dict[str, Any],
+                        echo) -> dict[str, Any]:
+    """``browsercrawl discover`` from one member's page (logged in with ``login.toml``), then a crawl
+    of the job it wrote, unedited, scored against the truth like the hand-written social job."""
+    from browsercrawl.discover.jobfile import write_job
+    from browsercrawl.discover.run import discover
+    from browsercrawl_demo.social_job import found_vs_expected
+
+    start = truth["members.json"][3]["name"]
+    login = _write_toml(out / "login.toml", {"seeds": [f"{site.url}/feed"], "session": session,
+                                             "politeness": {"concurrency": 4, "per_host_concurrency": 4}})
+    echo(f"demo: discovering the social job from {site.url}/u/{start}")
+    t0 = time.monotonic()
+    findings = asyncio.run(discover(f"{site.url}/u/{start}", load_job(login)))
+    write_job(findings, out / "discovered.toml", login)
+    discovered_s = round(time.monotonic() - t0, 1)
+    echo("demo: crawling with the discovered job, unedited")
+    summary, _ = asyncio.run(_crawl(out / "discovered.toml", induce=False))
+    return {
+        "discover_seconds": discovered_s,
+        "relations": sorted(f"{r.kind}:{r.source}" for r in findings.relations),
+        "fields": sorted(findings.fields.fields),
+        "undecided": len(findings.undecided),
+        "failed": summary.failed,
+        **found_vs_expected(out / "discovered.db", truth, [start]),
+    }
+
+
 def run_demo(
     out: Path, members: int, seed: int, captcha_samples: int, relogin_every: int, echo
 ) -> dict[str, Any]:
@@ -227,6 +255,7 @@ def run_demo(
             "login_pages_stored": login_pages_stored(out / "social.db"),
             **found_vs_expected(out / "social.db", truth, seeds),
         }
+        report["discover"] = _discover_and_crawl(out, site, truth, _session_section(site, user, model), echo)
         report["search_forms"] = run_search_forms(out, site.url, truth, _session_section(site, user, model),
                                                   out / "community.profile.json", echo)
         report["archive_trap"] = run_archive_trap(out, site.url, truth, _session_section(site, user, model),

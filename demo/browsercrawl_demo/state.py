@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from browsercrawl_demo.auth import Auth, password_for
+from browsercrawl_demo.auth import Auth, password_for, totp_secret_for
 from browsercrawl_demo.config import DemoConfig
 from browsercrawl_demo.content import Content, DemoClock, StatusPost, Thread, iso
 
@@ -65,6 +65,7 @@ class DemoState:
             lock_seconds=config.lock_seconds,
             require_captcha=config.require_captcha,
             captcha_difficulty=config.captcha_difficulty,
+            totp_secrets={name: totp_secret_for(name, config.seed) for name in config.two_factor},
         )
         return cls(config, content, clock, auth)
 

@@ -43,6 +43,14 @@ async def feed(request: web.Request) -> web.Response:
     return _html(pages.feed(*_ctx(request)))
 
 
+@routes.get("/members")
+async def members(request: web.Request) -> web.Response:
+    """Every member in one virtual-scrolled list (a dozen rows in the DOM, recycled)."""
+    state = shared.state(request)
+    rows = [[m.name, m.display_name] for m in state.content.members if m.name not in state.auth.deleted]
+    return _html(pages.members_page(rows, *_ctx(request)))
+
+
 @routes.get("/boards")
 async def boards(request: web.Request) -> web.Response:
     c = shared.state(request).content

@@ -222,7 +222,38 @@
     }
   }
 
+  function initMembers() {  // virtual scrolling: ~12 rows exist, reused as the list scrolls
+    const box = document.getElementById("member-scroller");
+    if (!box || !window.DEMO_MEMBERS) return;
+    const data = window.DEMO_MEMBERS;
+    const ROW = 25;
+    const inner = box.querySelector(".vinner");
+    inner.style.height = (data.length * ROW) + "px";
+    const pool = [];
+    for (let i = 0; i < Math.min(14, data.length); i++) {
+      const a = document.createElement("a");
+      a.className = "member-row";
+      a.style.position = "absolute";
+      a.style.left = "0";
+      a.style.height = ROW + "px";
+      inner.appendChild(a);
+      pool.push(a);
+    }
+    function render() {
+      const first = Math.max(0, Math.floor(box.scrollTop / ROW) - 1);
+      pool.forEach((a, i) => {
+        const k = Math.min(first + i, data.length - 1);
+        a.style.top = (k * ROW) + "px";
+        a.href = "/u/" + data[k][0];
+        a.textContent = data[k][1];
+      });
+    }
+    box.addEventListener("scroll", () => requestAnimationFrame(render));
+    render();
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    initMembers();
     initFeed();
     initBoard();
     initComments();

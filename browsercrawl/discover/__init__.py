@@ -1,0 +1,1 @@
+"""Discovery: from one person's page to the ``[social]`` job that crawls their community."""
