@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from browsercrawl.wrappers import Wrapper, learn_wrapper, norm
+from browsercrawl.wrappers import FieldRule, Wrapper, learn_wrapper, norm
 
 _URLISH = ("/", "http://", "https://")
 
@@ -43,10 +43,17 @@ def learn_person_fields(samples: tuple[str, str], values: tuple[dict[str, str], 
     result = LearnedFields()
     learned = learn_wrapper(samples, values, names=names)
     for rule in learned.wrapper.rules:
-        if rule.many or rule.regex:
-            result.notes.append(f"field {rule.label!r}: sits inside other text on the page (needs a "
-                                "regex, which [social.fields] cannot say); left out")
+        if rule.many or rule.regex or getattr(rule, "column", None):
+            result.notes.append(f"field {rule.label!r}: needs a regex (it sits inside other text) or a "
+                                "label column, which [social.fields] cannot say; left out")
             continue
+        # [social.fields] run in the browser (querySelector): lxml-only selectors cannot be used
+        css = next((c for c in [rule.css, *getattr(rule, "alternates", [])] if ":contains(" not in c), None)
+        if css is None:
+            result.notes.append(f"field {rule.label!r}: found only by its label's text (:contains), "
+                                "which a browser selector cannot say; left out")
+            continue
+        rule = FieldRule(rule.label, rule.part, css)
         one = Wrapper([rule])
         got = [one.apply(s).get(rule.label) for s in samples]
         want = [values[0].get(rule.label), values[1].get(rule.label)]
