@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from browsercrawl.assemble import build_crawler
+from browsercrawl.commands.watch_options import watch_options
 from browsercrawl.config import load_job
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.engine.summary import CrawlSummary
@@ -31,15 +32,7 @@ def run_crawl(job_path: str | Path, options: CrawlOptions, *, worker: bool = Fal
 
 @click.command()
 @click.argument("job", type=click.Path(dir_okay=False))
-@click.option("--headed", is_flag=True, help="Show the browser window (needs a display).")
-@click.option(
-    "--slow-mo",
-    "slow_mo",
-    type=click.FloatRange(min=0),
-    default=None,
-    metavar="MS",
-    help="Slow every browser operation by MS milliseconds, for watching a crawl.",
-)
+@watch_options
 @click.option(
     "--trace",
     "trace_dir",

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from browsercrawl.assemble import build_parts
+from browsercrawl.commands.watch_options import watch_options
 from browsercrawl.config import JobConfig, load_job
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.induction.induce import InduceOutcome, run_induce
@@ -22,15 +23,7 @@ async def induce_job(job: JobConfig, options: CrawlOptions, *, job_path: Path | 
 
 @click.command("induce")
 @click.argument("job", type=click.Path(dir_okay=False))
-@click.option("--headed", is_flag=True, help="Show the browser window (needs a display).")
-@click.option(
-    "--slow-mo",
-    "slow_mo",
-    type=click.FloatRange(min=0),
-    default=None,
-    metavar="MS",
-    help="Slow every browser operation by MS milliseconds.",
-)
+@watch_options
 @click.option(
     "--max-pages",
     type=click.IntRange(min=2),

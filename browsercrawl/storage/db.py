@@ -327,6 +327,15 @@ def database_error(path: Path | str, exc: BaseException) -> UserError:
 _QUICK_CHECK_MAX_BYTES = 512 * 1024 * 1024
 
 
+def _quick_check(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise DamagedDatabase when a file up to 512 MB fails ``PRAGMA quick_check``."""
+    if path.stat().st_size <= _QUICK_CHECK_MAX_BYTES:
+        problem = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            raise DamagedDatabase(
+                f"{path}: not a SQLite database, or a damaged one (quick_check: {problem[:200]})")
+
+
 def check_ours(path: Path) -> None:
     """Refuse, before anything is written, a file that is not a SQLite database browsercrawl made.
 
@@ -348,11 +357,7 @@ def check_ours(path: Path) -> None:
         if not tables:
             return
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
-        if path.stat().st_size <= _QUICK_CHECK_MAX_BYTES:
-            problem = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
-            if problem != "ok":
-                raise DamagedDatabase(
-                    f"{path}: not a SQLite database, or a damaged one (quick_check: {problem[:200]})")
+        _quick_check(conn, path)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise database_error(path, exc) from None
     finally:
@@ -372,11 +377,7 @@ def open_readonly(path: str | Path) -> sqlite_utils.Database:
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1")
         # Reading a damaged page does not always fail (the bytes may still decode as a row), so a
         # file small enough is checked first, as a crawl checks it before resuming.
-        if path.stat().st_size <= _QUICK_CHECK_MAX_BYTES:
-            problem = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
-            if problem != "ok":
-                raise DamagedDatabase(
-                    f"{path}: not a SQLite database, or a damaged one (quick_check: {problem[:200]})")
+        _quick_check(conn, path)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise database_error(path, exc) from None
     return sqlite_utils.Database(conn)
