@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from browsercrawl.engine.failures import NeedsHttp
 from browsercrawl.engine.http_fetcher import HttpFetcher
 from browsercrawl.engine.result import FetchError, FetchResult
 from browsercrawl.engine.router import AdaptiveRouter, same_content
 from browsercrawl.frontier.base import Request
+
+if TYPE_CHECKING:
+    from browsercrawl.engine.api_shortcut import ApiShortcut
 
 
 class Fetcher(Protocol):
@@ -42,11 +45,13 @@ class Dispatcher:
     """
 
     def __init__(
-        self, http: HttpFetcher, browser: Fetcher | None, router: AdaptiveRouter | None = None
+        self, http: HttpFetcher, browser: Fetcher | None, router: AdaptiveRouter | None = None,
+        shortcut: ApiShortcut | None = None,
     ) -> None:
         self.http = http
         self.browser = browser
         self.router = router
+        self.shortcut = shortcut  # auto mode: shapes the router renders may be built from JSON
 
     async def fetch(self, req: Request, *, trace_dir: Path | None = None) -> FetchResult:
         if self.browser is None:
@@ -65,6 +70,11 @@ class Dispatcher:
             if choice == "compare":
                 return await self._compare(req, trace_dir, early)
             await _discard(early)
+            if self.shortcut is not None:
+                try:
+                    return await self.shortcut.fetch(req, trace_dir=trace_dir)
+                except NeedsHttp:
+                    return await self.http.fetch(req)
         try:
             return await self.browser.fetch(req, trace_dir=trace_dir)
         except NeedsHttp:
