@@ -237,9 +237,9 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
     # Every JSON answer, the ones whose URL is not derived too: if the page's content comes from
     # one of those, the shape cannot take the shortcut (and says so).
     for k, s in zip(keyed, samples, strict=True):
-        for n, (u, d) in enumerate(s.captured):
+        for n, (_, d) in enumerate(s.captured):
             if not any(d is v for v in k.values()):
-                k[f"x:{url_shape(u)}:{n}"] = d
+                k[f"x:{n}"] = d  # by its place among the page's answers (its URL tells nothing)
     json_src = []
     for k in keyed:
         src = tpl.Sources({}, {})
@@ -313,8 +313,10 @@ class ApiShortcut:
                     loaded = Recipe.load(recipe)
                 except (ValueError, KeyError, TypeError):
                     continue  # written by another version: learn again
-                self.shapes[shape] = ShapeShortcut(shape, "shortcut", recipe=loaded, pages=pages or 0,
-                                                   checks=checks or 0)
+                sh = self.shapes[shape] = ShapeShortcut(shape, "shortcut", recipe=loaded, pages=pages or 0,
+                                                        checks=checks or 0)
+                while sh.next_check <= sh.pages:  # the checks go on at the intervals they had reached
+                    sh.next_check *= 2
             elif state == "rendering":
                 self.shapes[shape] = ShapeShortcut(shape, "rendering", reason=reason or "")
 
