@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from browsercrawl.engine import api_template as tpl
 from browsercrawl.engine.hooks import PageContext, PageHook
@@ -172,6 +173,7 @@ class ShapeShortcut:
     checks: int = 0
     next_check: int = FIRST_CHECK
     checking: bool = False
+    deciding: bool = False  # the recipe is being learned from the samples
     render_ms: float = 0.0  # summed render time of this shape's rendered pages
     rendered: int = 0
     changed: asyncio.Event | None = None
@@ -214,26 +216,15 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
     # Endpoints: each JSON answer of the first sample whose URL is written the same way in all.
     endpoints: dict[str, tpl.Template] = {}
     keyed: list[dict[str, Any]] = [{} for _ in samples]
+    origins = sorted({_origin(s.url) for s in samples} | {_origin(s.rendered.final_url) for s in samples},
+                     key=len, reverse=True)
     for n, (json_url, _) in enumerate(first.captured):
-        for with_shell in (False, True):
-            bases = [_base(s.url, s.shell.html, with_shell) for s in samples]
-            t = tpl.learn(json_url, bases[0], min_len=1)
-            found = []
-            for s, b in zip(samples, bases, strict=True):
-                try:
-                    want = tpl.render(t, b)
-                except tpl.Missing:
-                    break
-                hit = next((d for u, d in s.captured if u == want), None)
-                if hit is None:
-                    break
-                found.append(hit)
-            else:
-                key = f"e{n}"
-                endpoints[key] = t
-                for k, d in zip(keyed, found, strict=True):
-                    k[key] = d
-                break
+        found = _endpoint(json_url, samples, origins)
+        if found is not None:
+            key = f"e{n}"
+            endpoints[key], answers = found
+            for k, d in zip(keyed, answers, strict=True):
+                k[key] = d
     # Every JSON answer, the ones whose URL is not derived too: if the page's content comes from
     # one of those, the shape cannot take the shortcut (and says so).
     for k, s in zip(keyed, samples, strict=True):
@@ -250,7 +241,7 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
     def template(field_of: Callable[[FetchResult], str], with_shell: bool) -> tpl.Template | None:
         pairs = [(field_of(s.rendered), _base(s.url, s.shell.html, with_shell).merged(j))
                  for s, j in zip(samples, json_src, strict=True)]
-        return tpl.learn_from(pairs)
+        return tpl.learn_from(pairs, protect=origins)
 
     made: dict[str, tpl.Template | None] = {}
     for name, field_of in (("title", lambda r: r.title or ""), ("text", lambda r: r.text or ""),
@@ -273,6 +264,42 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
                   html), ""
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _endpoint(json_url: str, samples: list[_Sample], origins: list[str]
+              ) -> tuple[tpl.Template, list[Any]] | None:
+    """How one JSON answer's URL is written from each sample's URL (or, failing that, its shell),
+    and that answer in every sample; None when no way fits them all."""
+    for with_shell in (False, True):
+        bases = [_base(s.url, s.shell.html, with_shell) for s in samples]
+        tried = []
+        for s, b in zip(samples, bases, strict=True):
+            # The same answer in this sample: the one with the same path shape.
+            other = next((u for u, _ in s.captured if url_shape(u) == url_shape(json_url)), None)
+            if other is None:
+                continue
+            t = tpl.learn(other, b, min_len=1, protect=origins)
+            if t in tried:
+                continue
+            tried.append(t)
+            answers = []
+            for s2, b2 in zip(samples, bases, strict=True):
+                try:
+                    want = tpl.render(t, b2)
+                except tpl.Missing:
+                    break
+                hit = next((d for u, d in s2.captured if u == want), None)
+                if hit is None:
+                    break
+                answers.append(hit)
+            else:
+                return t, answers
+    return None
+
+
 def same_page(a: FetchResult, b: FetchResult, compare_html: bool) -> bool:
     """Would the two results be stored the same (title, text, links, and HTML when it is written)?"""
     return (a.title or "") == (b.title or "") and (a.text or "") == (b.text or "") \
@@ -287,7 +314,7 @@ class ApiShortcut:
         self.sample_pages = cfg.api_shortcut_samples
         self.shapes: dict[str, ShapeShortcut] = {}
         self._capturing: set[str] = set()
-        self.hook = CaptureHook(lambda url: url in self._capturing)
+        self.hook = CaptureHook(self._wants)
         self.http: HttpFetcher | None = None
         self.browser: Fetcher | None = None
         self._cookie_source: Callable[[], Awaitable[list[dict]]] | None = None
@@ -338,7 +365,7 @@ class ApiShortcut:
     async def fetch(self, req: Request, *, trace_dir: Path | None = None) -> FetchResult:
         """The page of a shape the router renders: built from JSON, or rendered (and learned from)."""
         sh = self.shapes.setdefault(url_shape(req.url), ShapeShortcut(url_shape(req.url)))
-        while sh.state == "learning" and len(sh.samples) + sh.sampling >= self.sample_pages:
+        while sh.state == "learning" and (len(sh.samples) + sh.sampling >= self.sample_pages or sh.deciding):
             if sh.changed is None:  # enough samples in flight: wait for the verdict
                 sh.changed = asyncio.Event()
             await sh.changed.wait()
@@ -368,6 +395,23 @@ class ApiShortcut:
         sh.render_ms += result.fetch_ms + result.render_ms
         return result
 
+    def _wants(self, url: str) -> bool:
+        """Read this page's JSON? Pages sampled or checked, and the router's comparisons of a shape
+        still learning (they are the shortcut's first samples)."""
+        if url in self._capturing:
+            return True
+        sh = self.shapes.get(url_shape(url))
+        return sh is None or (sh.state == "learning" and len(sh.samples) < self.sample_pages)
+
+    async def observe(self, req: Request, shell: FetchResult | None, rendered: FetchResult,
+                      static: bool) -> None:
+        """A page the router compared (fetched over HTTP and rendered): a sample, unless static."""
+        captured = self.hook.captured.pop(req.url, [])
+        if static or shell is None:
+            return
+        sh = self.shapes.setdefault(url_shape(req.url), ShapeShortcut(url_shape(req.url)))
+        await self._add_sample(sh, req, shell, rendered, captured)
+
     async def _sample(self, sh: ShapeShortcut, req: Request, trace_dir: Path | None) -> FetchResult:
         """Render the page while reading its JSON, fetch its shell; learn once there are enough."""
         assert self.http is not None
@@ -387,29 +431,44 @@ class ApiShortcut:
         captured = self.hook.captured.pop(req.url, [])
         sh.sampling -= 1
         try:
-            shell = await shell_task
+            shell: FetchResult | None = await shell_task
         except FetchError:
             shell = None
-        if sh.state == "learning" and shell is not None and rendered.complete and captured \
-                and shell.status == rendered.status:
+        await self._add_sample(sh, req, shell, rendered, captured)
+        return rendered
+
+    async def _add_sample(self, sh: ShapeShortcut, req: Request, shell: FetchResult | None,
+                          rendered: FetchResult, captured: list[tuple[str, Any]]) -> None:
+        """Keep a rendered page with its shell and JSON; learn the recipe once there are enough."""
+        try:
+            if sh.state != "learning" or sh.deciding or not rendered.complete:
+                return
+            if not captured:
+                # A finished page that fetched no JSON: nothing to learn from its shape.
+                sh.state, sh.reason = "rendering", "the rendered page fetched no JSON"
+                rendered.extra_rows.setdefault(TABLE, []).append(sh.row())
+                return
+            if shell is None or shell.html is None or shell.status != rendered.status:
+                return
             tables = frozenset(rendered.extra_rows) - {SHAPE_WAITS}
             sh.samples.append(_Sample(req.url, shell, rendered, captured, tables))
-            if len(sh.samples) >= self.sample_pages:
+            if len(sh.samples) < self.sample_pages:
+                return
+            sh.deciding = True
+            try:
                 recipe, why = await asyncio.to_thread(learn, sh.samples)
-                if recipe is not None:
-                    sh.state, sh.recipe = "shortcut", recipe
-                    log.info("api shortcut: %s built from %s", sh.shape, recipe.describe())
-                else:
-                    sh.state, sh.reason = "rendering", why
-                    log.info("api shortcut: %s stays rendered: %s", sh.shape, why)
-                sh.samples = []
-                rendered.extra_rows.setdefault(TABLE, []).append(sh.row())
-        elif sh.state == "learning" and rendered.complete and not captured:
-            # A finished page that fetched no JSON: nothing to learn from its shape.
-            sh.state, sh.reason = "rendering", "the rendered page fetched no JSON"
+            finally:
+                sh.deciding = False
+            if recipe is not None:
+                sh.state, sh.recipe = "shortcut", recipe
+                log.info("api shortcut: %s built from %s", sh.shape, recipe.describe())
+            else:
+                sh.state, sh.reason = "rendering", why
+                log.info("api shortcut: %s stays rendered: %s", sh.shape, why)
+            sh.samples = []
             rendered.extra_rows.setdefault(TABLE, []).append(sh.row())
-        sh.notify()
-        return rendered
+        finally:
+            sh.notify()
 
     async def _check(self, sh: ShapeShortcut, req: Request) -> FetchResult:
         """Render a shortcut page and build it from JSON too; a difference ends the shortcut."""

@@ -177,8 +177,9 @@ class _Hit:
     refs: list[Ref]  # every value written there (alternatives), best first
 
 
-def _hits(text: str, sources: Sources, min_len: int) -> list[_Hit]:
-    """Non-overlapping places where values are written, longest first."""
+def _hits(text: str, sources: Sources, min_len: int, protect: Iterable[str] = ()) -> list[_Hit]:
+    """Non-overlapping places where values are written, longest first; never inside a ``protect``
+    string (the site's origin: the ``0`` of ``127.0.0.1`` is not page 0's id)."""
     by_string: dict[str, list[Ref]] = {}
     for path, value in sources.values.items():
         if not value.strip():
@@ -192,6 +193,11 @@ def _hits(text: str, sources: Sources, min_len: int) -> list[_Hit]:
             by_string.setdefault(s, []).append(Ref(path, how))
     taken: list[_Hit] = []
     occupied = bytearray(len(text) + 1)
+    for guarded in protect:
+        start = 0
+        while guarded and (p := text.find(guarded, start)) >= 0:
+            occupied[p:p + len(guarded)] = b"\x01" * len(guarded)
+            start = p + len(guarded)
     for s in sorted(by_string, key=len, reverse=True):
         if s not in text:
             continue
@@ -319,9 +325,9 @@ def _fold(seq: list[Any], array: Path, firsts: list[int]) -> list[Any] | None:
     return [*head, loop, *tail]
 
 
-def learn(text: str, sources: Sources, min_len: int = 2) -> Template:
+def learn(text: str, sources: Sources, min_len: int = 2, protect: Iterable[str] = ()) -> Template:
     """The template that writes ``text`` from ``sources`` (see the module docstring)."""
-    seq = _flat(text, _hits(text, sources, min_len))
+    seq = _flat(text, _hits(text, sources, min_len, protect))
     # Longer arrays first: their entries are the clearest repetition.
     for array, n in sorted(sources.arrays.items(), key=lambda kv: -kv[1]):
         if n < 2 or any(isinstance(s, int) for s in array[2:]):
@@ -339,14 +345,15 @@ def learn(text: str, sources: Sources, min_len: int = 2) -> Template:
     return out
 
 
-def learn_from(samples: list[tuple[str, Sources]], min_len: int = 2) -> Template | None:
+def learn_from(samples: list[tuple[str, Sources]], min_len: int = 2,
+               protect: Iterable[str] = ()) -> Template | None:
     """A template learned from one of the samples that writes all of them; None when none does.
 
     The sample with the longest arrays is tried first: its lists show their repetition best.
     """
     order = sorted(samples, key=lambda s: -sum(s[1].arrays.values()))
-    for text, src in order[:3]:
-        template = learn(text, src, min_len)
+    for text, src in order:
+        template = learn(text, src, min_len, protect)
         if fits(template, samples):
             return template
     return None

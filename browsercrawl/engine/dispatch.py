@@ -113,5 +113,8 @@ class Dispatcher:
             )
             self.router.record(req.url, static)
         else:  # no HTTP version to compare, or a page never done: it needs the browser
+            static = False
             self.router.record(req.url, False)
+        if self.shortcut is not None:  # a rendered shape's comparisons are the shortcut's first samples
+            await self.shortcut.observe(req, http_result, rendered, static)
         return rendered
