@@ -127,6 +127,7 @@ class Recipe:
     text: tpl.Template
     links: tpl.Template
     html: tpl.Template | None  # None: the stored HTML is the shell (it cannot be written exactly)
+    part_rows: bool = True  # the parts stored rows from the rendered pages (they read the HTML)
 
     def needs_shell_first(self) -> bool:
         return any(p[0] == "shell" for t in self.endpoints.values() for p in tpl.uses(t))
@@ -135,7 +136,7 @@ class Recipe:
         return json.dumps({
             "endpoints": {k: tpl.dump(v) for k, v in self.endpoints.items()},
             "title": tpl.dump(self.title), "text": tpl.dump(self.text), "links": tpl.dump(self.links),
-            "html": None if self.html is None else tpl.dump(self.html),
+            "html": None if self.html is None else tpl.dump(self.html), "part_rows": self.part_rows,
         }, ensure_ascii=False)
 
     @staticmethod
@@ -143,7 +144,7 @@ class Recipe:
         d = json.loads(raw)
         return Recipe({k: tpl.load(v) for k, v in d["endpoints"].items()}, tpl.load(d["title"]),
                       tpl.load(d["text"]), tpl.load(d["links"]),
-                      None if d.get("html") is None else tpl.load(d["html"]))
+                      None if d.get("html") is None else tpl.load(d["html"]), bool(d.get("part_rows", True)))
 
     def describe(self) -> str:
         urls = ", ".join(tpl.describe(t) for t in self.endpoints.values())
@@ -261,7 +262,7 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
         return None, "the parts store rows from the rendered HTML, which cannot be written from the JSON"
     assert made["title"] is not None and made["text"] is not None and made["links"] is not None
     return Recipe({k: endpoints[k] for k in sorted(keys)}, made["title"], made["text"], made["links"],
-                  html), ""
+                  html, part_rows), ""
 
 
 def _origin(url: str) -> str:
@@ -300,10 +301,19 @@ def _endpoint(json_url: str, samples: list[_Sample], origins: list[str]
     return None
 
 
-def same_page(a: FetchResult, b: FetchResult, compare_html: bool) -> bool:
-    """Would the two results be stored the same (title, text, links, and HTML when it is written)?"""
-    return (a.title or "") == (b.title or "") and (a.text or "") == (b.text or "") \
-        and list(a.links) == list(b.links) and (not compare_html or (a.html or "") == (b.html or ""))
+def difference(built: FetchResult, rendered: FetchResult, compare_html: bool) -> str | None:
+    """What would be stored differently (title, text, links, HTML when it is written), or None."""
+    fields = [("title", built.title or "", rendered.title or ""),
+              ("text", built.text or "", rendered.text or ""),
+              ("links", tpl.links_text(built.links), tpl.links_text(rendered.links))]
+    if compare_html:
+        fields.append(("html", built.html or "", rendered.html or ""))
+    for name, a, b in fields:
+        if a != b:
+            at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+            around = slice(max(0, at - 20), at + 30)
+            return f"{name} differs at {at}: {a[around]!r} built, {b[around]!r} rendered"
+    return None
 
 
 # -- the shortcut --------------------------------------------------------------------------------
@@ -476,21 +486,30 @@ class ApiShortcut:
         try:
             built_task = asyncio.create_task(self._build(sh, req))
             rendered = await self._render(sh, req, settle=True)
+            why_not = ""
             try:
                 built: FetchResult | None = await built_task
-            except (tpl.Missing, ValueError, _NotBuilt, FetchError):
-                built = None
+            except (tpl.Missing, ValueError, _NotBuilt, FetchError) as exc:
+                built, why_not = None, f"not built: {exc}"
         finally:
             sh.checking = False
         sh.pages -= 1  # rendered after all
         if not rendered.complete:
             return rendered  # nothing to judge by
         assert sh.recipe is not None
-        if built is not None and same_page(built, rendered, sh.recipe.html is not None):
+        recipe = sh.recipe
+        differs = why_not if built is None else difference(built, rendered, recipe.html is not None)
+        if differs is not None and differs.startswith("html") and not recipe.part_rows:
+            # Text, title and links were right; only the HTML template guessed wrong (a value the
+            # samples happened to share). No part reads it: store the shell's HTML from now on.
+            recipe.html = None
+            log.info("api shortcut: %s stores the shell's HTML from now on (%s)", sh.shape, differs)
+            differs = None
+        if differs is None:
             sh.checks += 1
         else:
             sh.state = "rendering"
-            sh.reason = f"a check found a difference on {req.url} (after {sh.checks} passed)"
+            sh.reason = f"a check found a difference on {req.url} (after {sh.checks} passed): {differs}"
             log.warning("api shortcut: %s back to rendering: %s", sh.shape, sh.reason)
         rendered.extra_rows.setdefault(TABLE, []).append(sh.row())
         return rendered
