@@ -17,6 +17,7 @@ from browsercrawl.engine import api_template as tpl
 from browsercrawl.engine.crawler import Crawler
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.errors import UserError
+from browsercrawl.storage.report import collect_stats
 from tests.apps.apishop import ApiShop
 from tests.apps.server import serve_in_thread
 from tests.conftest import CrawlDb
@@ -155,6 +156,10 @@ def test_a_resumed_crawl_keeps_what_it_learned(tmp_path, port, crawl_db):
     assert second["api_shortcut"]["shapes"][shape].startswith("shortcut")
     # No new samples: only the router's two comparisons and the checks (10th, 20th page) rendered.
     assert second["via_browser"] <= 4, second
+    stats = collect_stats(crawl_db.database)["api_shortcut"]
+    assert stats["shapes"][shape]["state"] == "shortcut"
+    built = crawl_db.rows("SELECT COUNT(*) FROM pages WHERE via = 'api'")[0][0]
+    assert stats["renders_avoided"] == stats["shapes"][shape]["pages_built_from_json"] == built
 
 
 def test_templates_fold_lists_and_write_new_values():

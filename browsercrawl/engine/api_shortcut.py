@@ -382,18 +382,17 @@ class ApiShortcut:
         if sh.state == "learning":
             return await self._sample(sh, req, trace_dir)
         if sh.state == "shortcut" and trace_dir is None:
-            sh.pages += 1
-            if sh.pages >= sh.next_check and not sh.checking:
+            if sh.pages + 1 >= sh.next_check and not sh.checking:
                 sh.next_check *= 2
                 return await self._check(sh, req)
             try:
                 built = await self._build(sh, req)
             except (tpl.Missing, ValueError, _NotBuilt) as exc:
-                sh.pages -= 1
                 log.info("api shortcut: %s rendered instead (%s)", req.url, exc)
                 built = None
             if built is not None:
                 assert self.http is not None
+                sh.pages += 1
                 return await self.http.finish(req, built)
         return await self._render(sh, req, trace_dir)
 
@@ -493,7 +492,6 @@ class ApiShortcut:
                 built, why_not = None, f"not built: {exc}"
         finally:
             sh.checking = False
-        sh.pages -= 1  # rendered after all
         if not rendered.complete:
             return rendered  # nothing to judge by
         assert sh.recipe is not None
