@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 TABLE = "api_shortcuts"
 FIRST_CHECK = 10  # the shape's 10th shortcut page is rendered too, then the 20th, 40th...
 MAX_JSON_BYTES = 5_000_000
+MAX_HTML_LEARNED = 300_000  # characters of rendered HTML a template is learned for
 _CAPTURE_SECONDS = 5.0  # reading the captured JSON bodies after the snapshot
 
 
@@ -247,6 +248,9 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
     made: dict[str, tpl.Template | None] = {}
     for name, field_of in (("title", lambda r: r.title or ""), ("text", lambda r: r.text or ""),
                            ("links", lambda r: tpl.links_text(r.links)), ("html", lambda r: r.html or "")):
+        if name == "html" and any(len(s.rendered.html or "") > MAX_HTML_LEARNED for s in samples):
+            made[name] = None  # too long to learn in good time: the shell is stored
+            continue
         made[name] = template(field_of, False) or template(field_of, True)
         if made[name] is None and name != "html":
             return None, f"the rendered {name} does not follow from the JSON, the URL and the shell"
@@ -370,6 +374,14 @@ class ApiShortcut:
             "render_seconds_avoided_est": round(sum(s.pages * s.mean_render_ms() for s in used.values())
                                                 / 1000, 1),
         }
+
+    def demote(self, url: str, reason: str) -> None:
+        """Render this URL's shape from now on (a part found what only the browser gets right)."""
+        sh = self.shapes.setdefault(url_shape(url), ShapeShortcut(url_shape(url)))
+        if sh.state != "rendering":
+            sh.state, sh.reason, sh.samples = "rendering", reason, []
+            log.info("api shortcut: %s back to rendering: %s", sh.shape, reason)
+        sh.notify()
 
     # -- fetching -------------------------------------------------------------------------------
     async def fetch(self, req: Request, *, trace_dir: Path | None = None) -> FetchResult:

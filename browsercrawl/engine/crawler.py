@@ -133,6 +133,8 @@ class Crawler:
         if self.router is None:
             return False
         self.router.demote(url)
+        if self.shortcut is not None:  # a part saw the page needs the browser: not from JSON either
+            self.shortcut.demote(url, "a part asked for this shape to be rendered (e.g. a load-more control)")
         return True
 
     async def pool_share(self, size: int) -> list[int]:
