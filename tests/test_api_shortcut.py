@@ -10,12 +10,15 @@ import asyncio
 import json
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from browsercrawl.config import load_job
 from browsercrawl.engine import api_template as tpl
 from browsercrawl.engine.crawler import Crawler
+from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.parts import Part
 from browsercrawl.errors import UserError
 from browsercrawl.storage.report import collect_stats
 from tests.apps.apishop import ApiShop
@@ -33,8 +36,31 @@ def write_job(tmp_path: Path, name: str, seed: str, allow: str, database: str, *
     return path
 
 
-def crawl(job: Path) -> dict:
-    return asyncio.run(Crawler(load_job(job), CrawlOptions(quiet=True)).run()).as_dict()
+def crawl(job: Path, parts: tuple = ()) -> dict:
+    return asyncio.run(Crawler(load_job(job), CrawlOptions(quiet=True), parts=parts).run()).as_dict()
+
+
+class _HeadingHook(PageHook):
+    """Stores each page's heading and list length, read from its HTML (as an extraction part does)."""
+
+    async def after_snapshot(self, ctx: PageContext) -> None:
+        result = ctx.result
+        if result is None or not result.html or "<h1>" not in result.html:
+            return
+        doc = lxml.html.document_fromstring(result.html)
+        ctx.result.extra_rows.setdefault("headings", []).append({
+            "url": ctx.request.url, "heading": doc.findtext(".//h1"), "related": len(doc.findall(".//li")),
+            "__upsert__": True})
+
+
+class HeadingPart(Part):
+    name = "headings"
+
+    def hooks(self):
+        return (_HeadingHook(),)
+
+    def create_tables(self, db):
+        db.ensure_table("headings", {"url": str, "heading": str, "related": int}, pk="url")
 
 
 def stored(db: CrawlDb) -> dict[str, tuple]:
@@ -80,6 +106,25 @@ def test_pages_are_built_from_json_exactly_as_rendered(tmp_path, port, crawl_db,
     assert info["shapes"][shape].startswith("shortcut"), info
     assert info["renders_avoided"] == vias.count("api")
     assert crawl_db.rows("SELECT state FROM api_shortcuts") == [("shortcut",)]
+
+
+@pytest.mark.browser
+def test_parts_reading_the_html_get_the_rendered_html(tmp_path, port):
+    """A part stores rows from the page's HTML: the shortcut writes the rendered HTML exactly."""
+    site = ApiShop(pages=30)
+    auto_db = CrawlDb("sqlite", str(tmp_path / "auto.db"))
+    rendered_db = CrawlDb("sqlite", str(tmp_path / "rendered.db"))
+    with serve_in_thread(site.app(), port) as base:
+        seed, allow = f"{base}/item/0", f"^{base}/item/\\d+$"
+        summary = crawl(write_job(tmp_path, "auto", seed, allow, auto_db.database, mode="auto",
+                                  auto_sample_pages=2), parts=(HeadingPart(),))
+        crawl(write_job(tmp_path, "rendered", seed, allow, rendered_db.database, mode="browser"),
+              parts=(HeadingPart(),))
+    assert "HTML written" in next(iter(summary["api_shortcut"]["shapes"].values())), summary["api_shortcut"]
+    query = "SELECT url, heading, related FROM headings ORDER BY url"
+    assert auto_db.rows(query) == rendered_db.rows(query)
+    assert len(auto_db.rows(query)) == 30
+    assert auto_db.rows("SELECT COUNT(*) FROM pages WHERE via = 'api'")[0][0] >= 15
 
 
 @pytest.mark.browser

@@ -128,7 +128,6 @@ class Recipe:
     text: tpl.Template
     links: tpl.Template
     html: tpl.Template | None  # None: the stored HTML is the shell (it cannot be written exactly)
-    part_rows: bool = True  # the parts stored rows from the rendered pages (they read the HTML)
 
     def needs_shell_first(self) -> bool:
         return any(p[0] == "shell" for t in self.endpoints.values() for p in tpl.uses(t))
@@ -137,7 +136,7 @@ class Recipe:
         return json.dumps({
             "endpoints": {k: tpl.dump(v) for k, v in self.endpoints.items()},
             "title": tpl.dump(self.title), "text": tpl.dump(self.text), "links": tpl.dump(self.links),
-            "html": None if self.html is None else tpl.dump(self.html), "part_rows": self.part_rows,
+            "html": None if self.html is None else tpl.dump(self.html),
         }, ensure_ascii=False)
 
     @staticmethod
@@ -145,7 +144,7 @@ class Recipe:
         d = json.loads(raw)
         return Recipe({k: tpl.load(v) for k, v in d["endpoints"].items()}, tpl.load(d["title"]),
                       tpl.load(d["text"]), tpl.load(d["links"]),
-                      None if d.get("html") is None else tpl.load(d["html"]), bool(d.get("part_rows", True)))
+                      None if d.get("html") is None else tpl.load(d["html"]))
 
     def describe(self) -> str:
         urls = ", ".join(tpl.describe(t) for t in self.endpoints.values())
@@ -245,12 +244,17 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
                  for s, j in zip(samples, json_src, strict=True)]
         return tpl.learn_from(pairs, protect=origins)
 
-    made: dict[str, tpl.Template | None] = {}
-    for name, field_of in (("title", lambda r: r.title or ""), ("text", lambda r: r.text or ""),
-                           ("links", lambda r: tpl.links_text(r.links)), ("html", lambda r: r.html or "")):
-        if name == "html" and any(len(s.rendered.html or "") > MAX_HTML_LEARNED for s in samples):
-            made[name] = None  # too long to learn in good time: the shell is stored
-            continue
+    # The HTML is written only when the parts read it (they stored rows from the rendered pages):
+    # a value the samples share by chance (an image named by ``id % 20`` on items 0-2) would make
+    # a wrong HTML template that only a later check catches. Otherwise the shell's HTML is stored.
+    part_rows = any(s.part_tables for s in samples)
+    made: dict[str, tpl.Template | None] = {"html": None}
+    fields: list[tuple[str, Callable[[FetchResult], str]]] = [
+        ("title", lambda r: r.title or ""), ("text", lambda r: r.text or ""),
+        ("links", lambda r: tpl.links_text(r.links))]
+    if part_rows and all(len(s.rendered.html or "") <= MAX_HTML_LEARNED for s in samples):
+        fields.append(("html", lambda r: r.html or ""))
+    for name, field_of in fields:
         made[name] = template(field_of, False) or template(field_of, True)
         if made[name] is None and name != "html":
             return None, f"the rendered {name} does not follow from the JSON, the URL and the shell"
@@ -261,12 +265,11 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
     if not keys:
         return None, "the rendered content does not come from JSON answers"
     html = made["html"]
-    part_rows = any(s.part_tables for s in samples)
     if html is None and part_rows:
         return None, "the parts store rows from the rendered HTML, which cannot be written from the JSON"
     assert made["title"] is not None and made["text"] is not None and made["links"] is not None
     return Recipe({k: endpoints[k] for k in sorted(keys)}, made["title"], made["text"], made["links"],
-                  html, part_rows), ""
+                  html), ""
 
 
 def _origin(url: str) -> str:
@@ -509,12 +512,6 @@ class ApiShortcut:
         assert sh.recipe is not None
         recipe = sh.recipe
         differs = why_not if built is None else difference(built, rendered, recipe.html is not None)
-        if differs is not None and differs.startswith("html") and not recipe.part_rows:
-            # Text, title and links were right; only the HTML template guessed wrong (a value the
-            # samples happened to share). No part reads it: store the shell's HTML from now on.
-            recipe.html = None
-            log.info("api shortcut: %s stores the shell's HTML from now on (%s)", sh.shape, differs)
-            differs = None
         if differs is None:
             sh.checks += 1
         else:
