@@ -497,9 +497,14 @@ class ApiShortcut:
     async def _check(self, sh: ShapeShortcut, req: Request) -> FetchResult:
         """Render a shortcut page and build it from JSON too; a difference ends the shortcut."""
         sh.checking = True
+        built_task = asyncio.create_task(self._build(sh, req))
         try:
-            built_task = asyncio.create_task(self._build(sh, req))
-            rendered = await self._render(sh, req, settle=True)
+            try:
+                rendered = await self._render(sh, req, settle=True)
+            except BaseException:
+                built_task.cancel()
+                await asyncio.gather(built_task, return_exceptions=True)
+                raise
             why_not = ""
             try:
                 built: FetchResult | None = await built_task
