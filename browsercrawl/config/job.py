@@ -140,7 +140,7 @@ class RenderingConfig(_Section):
         "once learned from renders (engine/api_shortcut.py)",
     )
     api_shortcut_samples: int = Field(
-        default=3, ge=2, le=20, description="renders of a URL shape the API shortcut learns from"
+        default=5, ge=2, le=20, description="renders of a URL shape the API shortcut learns from"
     )
 
     @field_validator("wait_for_selector")

@@ -14,8 +14,8 @@ sends to the browser, the first ``api_shortcut_samples`` renders are also fetche
 
 A shape is only taken over when the templates write every sample exactly. From then on its pages
 are built from the shell and the JSON fetched over HTTP with the browser's cookies (``via =
-'api'``); the HTTP path's hooks run on the result like on any HTTP page. The 10th, 20th, 40th,
-80th... page of the shape is rendered as well and compared; a mismatch sends the shape back to
+'api'``); the HTTP path's hooks run on the result like on any HTTP page. The 5th, 10th, 20th,
+40th... page of the shape is rendered as well and compared; a mismatch sends the shape back to
 the browser for the rest of the crawl. A shape whose content comes from JSON whose URL does not
 follow from the page (a token, a hash computed in the script) stays rendered, and so does one
 whose parts store rows while the HTML cannot be written exactly (the parts would read another
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TABLE = "api_shortcuts"
-FIRST_CHECK = 10  # the shape's 10th shortcut page is rendered too, then the 20th, 40th...
+FIRST_CHECK = 5  # the shape's 5th page built from JSON is rendered too, then the 10th, 20th...
 MAX_JSON_BYTES = 5_000_000
 MAX_HTML_LEARNED = 300_000  # characters of rendered HTML a template is learned for
 _CAPTURE_SECONDS = 5.0  # reading the captured JSON bodies after the snapshot
@@ -201,7 +201,8 @@ class ShapeShortcut:
             return (f"shortcut: {self.pages} pages built from JSON ({self.recipe.describe()}), "
                     f"{self.checks} checks passed")
         if self.state == "rendering":
-            return f"rendering: {self.reason}"
+            before = f" ({self.pages} pages were built from JSON before)" if self.pages else ""
+            return f"rendering: {self.reason}{before}"
         return f"learning ({len(self.samples)} samples)"
 
 
@@ -370,12 +371,12 @@ class ApiShortcut:
     def summary(self) -> dict[str, Any]:
         if not self.shapes:
             return {}
-        used = {k: s for k, s in self.shapes.items() if s.state == "shortcut"}
+        # Pages built before a shape went back to the browser count too: they were not rendered.
         return {
             "shapes": {k: s.describe() for k, s in sorted(self.shapes.items())},
-            "renders_avoided": sum(s.pages for s in used.values()),
-            "render_seconds_avoided_est": round(sum(s.pages * s.mean_render_ms() for s in used.values())
-                                                / 1000, 1),
+            "renders_avoided": sum(s.pages for s in self.shapes.values()),
+            "render_seconds_avoided_est": round(
+                sum(s.pages * s.mean_render_ms() for s in self.shapes.values()) / 1000, 1),
         }
 
     def demote(self, url: str, reason: str) -> None:
