@@ -422,6 +422,9 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     ap.add_argument("--keep", action="store_true", help="keep each run's database/storage")
     ap.add_argument("--aiohttp-server", action="store_true", help="serve with aiohttp instead of nginx")
+    ap.add_argument("--work", type=Path, default=None,
+                    help=f"runs, server log and site under this folder (default {WORK} and {SITE_ROOT}); "
+                    "two benchmarks at once need two folders: they share the server log otherwise")
     ap.add_argument(
         "--set",
         action="append",
@@ -430,6 +433,9 @@ def main() -> int:
         help="override browsercrawl job keys, e.g. --set 'rendering.block=[\"image\"]'",
     )
     args = ap.parse_args()
+    global WORK, SITE_ROOT
+    if args.work is not None:
+        WORK, SITE_ROOT = args.work, args.work / "site"
     overrides: dict[str, object] = {}
     for item in args.set:
         key, _, raw = item.partition("=")
