@@ -413,6 +413,7 @@ def same_items(a: str, b: str) -> str:
 
 
 def main() -> int:
+    global WORK, SITE_ROOT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=None, help="items in the main site (default 500; quick 200)")
     ap.add_argument("--only", default="", help="comma-separated config names (see the table)")
@@ -433,7 +434,6 @@ def main() -> int:
         help="override browsercrawl job keys, e.g. --set 'rendering.block=[\"image\"]'",
     )
     args = ap.parse_args()
-    global WORK, SITE_ROOT
     if args.work is not None:
         WORK, SITE_ROOT = args.work, args.work / "site"
     overrides: dict[str, object] = {}

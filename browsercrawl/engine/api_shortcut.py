@@ -169,7 +169,6 @@ class ShapeShortcut:
     reason: str = ""
     recipe: Recipe | None = None
     samples: list[_Sample] = field(default_factory=list)
-    sampling: int = 0  # samples in flight
     pages: int = 0  # pages built by the shortcut (renders avoided)
     checks: int = 0
     next_check: int = FIRST_CHECK
@@ -391,8 +390,11 @@ class ApiShortcut:
     async def fetch(self, req: Request, *, trace_dir: Path | None = None) -> FetchResult:
         """The page of a shape the router renders: built from JSON, or rendered (and learned from)."""
         sh = self.shapes.setdefault(url_shape(req.url), ShapeShortcut(url_shape(req.url)))
-        while sh.state == "learning" and (len(sh.samples) + sh.sampling >= self.sample_pages or sh.deciding):
-            if sh.changed is None:  # enough samples in flight: wait for the verdict
+        # While the shape is learned, its pages are rendered as samples (pages kept waiting would
+        # leave the workers idle: a shape that stays rendered would lose that time); only while
+        # the recipe is being made from the samples (a moment, in a thread) do they wait.
+        while sh.state == "learning" and sh.deciding:
+            if sh.changed is None:
                 sh.changed = asyncio.Event()
             await sh.changed.wait()
         if sh.state == "learning":
@@ -440,7 +442,6 @@ class ApiShortcut:
     async def _sample(self, sh: ShapeShortcut, req: Request, trace_dir: Path | None) -> FetchResult:
         """Render the page while reading its JSON, fetch its shell; learn once there are enough."""
         assert self.http is not None
-        sh.sampling += 1
         self._capturing.add(req.url)
         shell_task = asyncio.create_task(self._shell(req))
         try:
@@ -448,13 +449,10 @@ class ApiShortcut:
         except BaseException:
             shell_task.cancel()
             await asyncio.gather(shell_task, return_exceptions=True)
-            sh.sampling -= 1
-            sh.notify()
             raise
         finally:
             self._capturing.discard(req.url)
         captured = self.hook.captured.pop(req.url, [])
-        sh.sampling -= 1
         try:
             shell: FetchResult | None = await shell_task
         except FetchError:
