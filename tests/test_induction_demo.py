@@ -168,7 +168,7 @@ SAMPLE = '{ url = "http://127.0.0.1:9/t/1-a", values = { title = "A" } }'
     [
         ("induce", "", "site.toml: no [induction] section"),
         ("induce", "[induction]\nprofile = 'p.json'", "site.toml: induction.samples: required for induce"),
-        ("induce", f"[induction]\nsamples = [{SAMPLE}]", "induction.samples: give exactly two sample"),
+        ("induce", f"[induction]\nsamples = [{SAMPLE}]", "induction.samples: give at least two sample"),
         ("induce", "[induction]\nsample = 'x.json'", "site.toml: induction.sample: unknown key"),
         ("induce", "[induction]\nkeywords = 'a && (b'", "site.toml: induction.keywords:"),
         ("induce", "[induction]\nprecrawl_pages = 1", "site.toml: induction.precrawl_pages:"),
