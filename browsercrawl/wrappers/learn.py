@@ -435,7 +435,10 @@ def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
         sep for sep in _LIST_SEPARATORS if any(sep in v for v in values) and not any(sep in g for g in given)
     ]
     if not any(sep.strip() in ",;" for sep in seps):
-        return None
+        # Only "A & B" / "A and B" on the site: a list only if the pieces are values elsewhere.
+        seps = [sep for sep in seps if _pieces_recur(values, given, sep, ctx.kind)]
+        if not seps:
+            return None
     split = "|".join(re.escape(sep) for sep in seps)
     many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split)
     if not all(
@@ -446,6 +449,30 @@ def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
         return None
     return many
+
+
+def _pieces_recur(values: Sequence[str], given: Sequence[str], sep: str, kind: str | None) -> bool:
+    """Whether "A & B" texts on the unseen pages are lists of the field's values, not one value.
+
+    Without a comma anywhere, " & " is ambiguous ("Simon & Schuster", "Pride & Prejudice"). The
+    other pages settle it: a piece that is a whole value elsewhere (a sample's, or an unseen
+    page's), or that sits at different places in two texts ("A & B", "C & A"), is a value of its
+    own. A name written with " & " repeats whole and its pieces never stand alone; titles of a
+    series share their first piece at the same place ("Tom & Ann", "Tom & Bo") and stay whole.
+    Every piece must be of the samples' kind.
+    """
+    joined = sorted({v for v in values if sep in v})
+    if len(joined) < 2:
+        return False
+    pieces = [[p.strip() for p in v.split(sep)] for v in joined]
+    if any(not p or not has_kind(p, kind) for ps in pieces for p in ps):
+        return False
+    whole = set(given) | {v for v in values if sep not in v}
+    places: dict[str, set[int]] = {}
+    for ps in pieces:
+        for i, p in enumerate(ps):
+            places.setdefault(p, set()).add(i)
+    return any(p in whole or len(places[p]) > 1 for ps in pieces for p in ps)
 
 
 def _rules_for(
