@@ -203,9 +203,15 @@ def main() -> None:
     ap.add_argument("--precrawl", type=int, default=150, help="pre-crawl pages for the demo")
     ap.add_argument("--wrappers", action="store_true", help="score wrapper learning and healing")
     ap.add_argument("--pairs", type=int, default=6, help="random sample pairs per site (--wrappers)")
+    ap.add_argument(
+        "--group",
+        choices=("all", "tuning", "held-out"),
+        default="all",
+        help="which wrapper sites to score (--wrappers): a held-out batch alone scores in a minute",
+    )
     args = ap.parse_args()
     if args.wrappers:
-        bench_wrappers(args.pairs, args.seed)
+        bench_wrappers(args.pairs, args.seed, args.group)
     if args.demo:
         bench_demo(args.demo_members, args.demo_threads, args.precrawl)
     if not args.sizes:
@@ -244,12 +250,14 @@ def main() -> None:
     print("URLs/s counts parsing + clustering; regex s is generation with the cross-cluster check.")
 
 
-def bench_wrappers(n_pairs: int, seed: int) -> None:
+def bench_wrappers(n_pairs: int, seed: int, only: str = "all") -> None:
     """Strict per-field F1 over random sample pairs, and healing after markup changes."""
     from scripts.bench.wrapper_score import healing, pairs_for, score_pair, site_of
     from scripts.bench.wrapper_sites import FIELDS, HELD_OUT, TUNING
 
     for group, styles in (("tuning", TUNING), ("held-out", HELD_OUT)):
+        if only not in ("all", group):
+            continue
         print(f"\n== {group} sites: strict F1 per field over {n_pairs} random sample pairs ==")
         print(f"{'site':<11}{'field':<11}{'mean':>6}{'worst':>7}{'2-only mean':>13}{'2-only worst':>14}")
         low_mean, low_worst = 1.0, 1.0

@@ -27,6 +27,7 @@ Used by ``scripts/bench_induction.py --wrappers`` and ``tests/test_wrappers_*.py
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,7 +147,11 @@ def book(r: random.Random, date_format: DateFormat, currency: str) -> Book:
     year = r.randint(2018, 2021)
 
     def money(v: float) -> str:
-        return f"${v:.2f}" if currency == "$" else f"{v:.2f} {currency}".replace(".", ",")
+        if currency == "$":
+            return f"${v:.2f}"
+        if currency.endswith(" ") or currency.endswith("$"):  # a code or symbol before the amount
+            return f"{currency}{v:.2f}"
+        return f"{v:.2f} {currency}".replace(".", ",")
 
     cents = r.randint(499, 3999)
     title = _title(r)
@@ -718,6 +723,156 @@ def long_date(y: int, m: int, d: int) -> str:
     return f"{d} {MONTHS[m - 1]} {y}"
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out batch 7: written after batch 6 had been used for tuning (the current HELD_OUT)
+
+MOIS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+        "novembre", "décembre"]  # fmt: skip
+MONATE = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+          "November", "Dezember"]  # fmt: skip
+
+
+def french_date(y: int, m: int, d: int) -> str:
+    return f"{'1er' if d == 1 else d} {MOIS[m - 1]} {y}"
+
+
+def german_date(y: int, m: int, d: int) -> str:
+    return f"{d}. {MONATE[m - 1]} {y}"
+
+
+def slash_date(y: int, m: int, d: int) -> str:
+    return f"{y}/{m:02d}/{d:02d}"
+
+
+def _isbn10(isbn13: str) -> str:
+    core = isbn13[3:12]
+    check = (11 - sum((10 - i) * int(c) for i, c in enumerate(core)) % 11) % 11
+    return core + ("X" if check == 10 else str(check))
+
+
+def wide_table(b: Book) -> str:
+    """A horizontal spec table: a header row of labels over one data row; optional columns shift
+    the rest; authors one per line in a cell; a related-books table of the same shape below;
+    the ISBN in a <noscript> tracking pixel first."""
+    cols = [("Title", e(b.title)), ("Author", "<br>".join(e(a) for a in b.authors))]
+    if b.series:
+        cols.append(("Series", e(b.series)))
+    cols += [("Publisher", e(b.publisher)), ("Released", e(b.published))]
+    if b.edition:
+        cols.append(("Edition", e(b.edition)))
+    cols += [("Cover", e(b.binding)), ("ISBN", b.isbn), ("Our no.", e(b.sku)), ("Price", e(b.price))]
+    head = "".join(f"<th scope='col'>{k}</th>" for k, _ in cols)
+    row = "".join(f"<td>{v}</td>" for _, v in cols)
+    rel = "".join(f"<tr><td>{e(t)}</td><td>{e(a)}</td><td>{e(p)}</td></tr>" for t, a, p in b.related)
+    return _page(
+        "Kiosk",
+        f"<noscript><img src='/px.gif?isbn={b.isbn}&amp;p={e(b.price)}' alt=''></noscript>"
+        f"<div class='wrap'><h1>{e(b.title)}</h1><p class='note'>Ships in 2-3 days</p>"
+        f"<table class='spec'><thead><tr>{head}</tr></thead><tbody><tr>{row}</tr></tbody></table>"
+        "<h2>Readers also liked</h2><table class='spec'><thead><tr><th scope='col'>Title</th>"
+        f"<th scope='col'>Author</th><th scope='col'>Price</th></tr></thead><tbody>{rel}</tbody></table>"
+        "</div>",
+    )
+
+
+def jsonld_details(b: Book) -> str:
+    """A German shop: JSON-LD with every value first, a <template> copy, a dl whose dt/dd pairs
+    sit in div groups with the text in nested spans, authors linked and joined by middots."""
+    data = json.dumps(
+        {
+            "@context": "https://schema.org",
+            "@type": "Book",
+            "name": b.title,
+            "isbn": b.isbn,
+            "author": [{"@type": "Person", "name": a} for a in b.authors],
+            "offers": {"@type": "Offer", "price": b.price},
+            "datePublished": b.published,
+            "publisher": b.publisher,
+        },
+        ensure_ascii=False,
+    ).replace("</", "<\\/")
+    groups = [
+        ("Verlag", e(b.publisher)),
+        ("Erscheinungsdatum", e(b.published)),
+        ("Einband", e(b.binding)),
+    ]
+    if b.edition:
+        groups.append(("Auflage", e(b.edition)))
+    groups += [("Seitenzahl", str(b.pages)), ("ISBN", b.isbn), ("Artikelnummer", e(b.sku))]
+    dl = "".join(
+        f"<div class='detail'><dt><span class='lbl'>{k}</span></dt>"
+        f"<dd><span class='val'>{v}</span></dd></div>"
+        for k, v in groups
+    )
+    authors = " &middot; ".join(
+        f"<a class='autor' href='/autor/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors)
+    )
+    return _page(
+        "Lesezeichen",
+        f"<script type='application/ld+json'>{data}</script>"
+        f"<template id='quickview'><b>{e(b.title)}</b> {b.isbn} {e(b.price)}</template>"
+        f"<div class='produkt'><h1 class='produkt-titel'>{e(b.title)}</h1>"
+        f"<div class='autoren'>von {authors}</div>"
+        f"<div class='preis'><span class='preis-wert'>{e(b.price)}</span> <span>inkl. MwSt.</span></div>"
+        f"<dl class='details'>{dl}</dl></div>",
+    )
+
+
+def icon_facts(b: Book) -> str:
+    """Cards with icons instead of labels (the label only in a title attribute), author cards
+    with avatars whose alt text repeats the name, optional facts shifting positions."""
+    facts = [("building", "Publisher", e(b.publisher)), ("calendar", "Publication date", e(b.published))]
+    if b.edition:
+        facts.append(("star", "Edition", e(b.edition)))
+    facts += [("book", "Format", e(b.binding)), ("file", "Length", f"{b.pages} pages")]
+    facts += [("barcode", "ISBN", b.isbn), ("tag", "Item", e(b.sku))]
+    items = "".join(
+        f"<li class='fact'><i class='bi bi-{icon}' title='{t}' aria-hidden='true'></i> <span>{v}</span></li>"
+        for icon, t, v in facts
+    )
+    people = "".join(
+        f"<div class='person'><img src='/av/{i}.png' alt='{e(a)}'>"
+        f"<span class='person-name'>{e(a)}</span></div>"
+        for i, a in enumerate(b.authors)
+    )
+    return _page(
+        "Inkwell",
+        f"<div hidden class='tip'>{b.isbn}</div>"
+        f"<div class='card'><div class='card-body'><h1 class='card-title'>{e(b.title)}</h1>"
+        f"<div class='people'>{people}</div>"
+        f"<div class='card-price'><i class='bi bi-cash'></i> <span>{e(b.price)}</span> "
+        f"<span class='text-muted'>(was {e(b.list_price)})</span></div>"
+        f"<ul class='list-unstyled facts'>{items}</ul></div></div>",
+    )
+
+
+def librairie(b: Book) -> str:
+    """A French bookshop: "Label&nbsp;: value" in one text node per line, authors written
+    "A, B et C", an ISBN-10 and a first-edition date beside the fields, an og:url copy first."""
+    if len(b.authors) == 1:
+        by = e(b.authors[0])
+    else:
+        by = ", ".join(e(a) for a in b.authors[:-1]) + " et " + e(b.authors[-1])
+    lines = [
+        f"Éditeur&nbsp;: {e(b.publisher)}",
+        f"Date de parution&nbsp;: {e(b.published)}",
+        f"Première édition&nbsp;: {e(b.first_published)}",
+        f"Reliure&nbsp;: {e(b.binding)}",
+        f"ISBN-10&nbsp;: {_isbn10(b.isbn)}",
+        f"EAN&nbsp;: {b.isbn}",
+        f"Référence&nbsp;: {e(b.sku)}",
+    ]
+    if b.series:
+        lines.insert(0, f"Collection&nbsp;: {e(b.series)}")
+    return _page(
+        "La Page",
+        f"<meta property='og:url' content='https://lapage.example/livre/{b.isbn}'>"
+        f"<div id='fiche'><h1 class='titre'>{e(b.title)}</h1><p class='auteurs'>de {by}</p>"
+        f"<div class='prix'>Prix&nbsp;: <span class='montant'>{e(b.price)}</span></div>"
+        f"<ul class='caracteristiques'>{''.join(f'<li>{x}</li>' for x in lines)}</ul></div>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -751,12 +906,17 @@ TUNING = [
     SiteStyle("library", library_record, us_date, "$"),
     SiteStyle("market", marketplace, uk_date, "£"),
     SiteStyle("cms", cms_cards, iso_date, "€"),
-]
-# Written after all of the above were used for tuning; only scored.
-HELD_OUT = [
+    # Held-out batch 6; scored once, then learning and healing were fixed on them.
     SiteStyle("bootstrap", bootstrap_table, uk_date, "$"),
     SiteStyle("metaline", meta_line, long_date, "€"),
     SiteStyle("amp", amp_specs, dot_date, "£"),
+]
+# Batch 7, written after all of the above were used for tuning; only scored.
+HELD_OUT = [
+    SiteStyle("wide", wide_table, slash_date, "CHF "),
+    SiteStyle("jsonld", jsonld_details, german_date, "€"),
+    SiteStyle("icons", icon_facts, us_date, "US$"),
+    SiteStyle("librairie", librairie, french_date, "€"),
 ]
 
 
