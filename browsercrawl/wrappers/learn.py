@@ -423,8 +423,11 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
 
 
 # Separators of a list written in one text; a comma or semicolon must be among them ("War and
-# Peace" is one title, "Doe, Roe and Wei" three names).
-_LIST_SEPARATORS = (", ", "; ", " and ", " & ")
+# Peace" is one title, "Doe, Roe and Wei" three names), or the pieces must be values elsewhere.
+# "and" in the languages whose dates validate.py reads: French, German, Spanish, Italian and
+# Portuguese, Dutch.
+_CONJUNCTIONS = ("and", "et", "und", "y", "e", "en")
+_LIST_SEPARATORS = (", ", "; ", " & ", *(f" {c} " for c in _CONJUNCTIONS))
 
 
 def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
@@ -557,7 +560,7 @@ def _written_list(ctx: _Context) -> str | None:
                 if i < 0 or j < i + len(a):
                     break
                 sep = rest[i + len(a) : j]
-                if sep.strip(" ") in (",", ";", "and", "&", "/"):
+                if sep.strip(" ") in (",", ";", "&", "/", *_CONJUNCTIONS):
                     seps.add(sep)
                 rest = rest[j:]
             break

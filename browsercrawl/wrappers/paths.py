@@ -157,21 +157,59 @@ def _previous(el: etree._Element) -> etree._Element | None:
     return prev
 
 
-def label_of(el: etree._Element, page: Page) -> str | None:
-    """The short text of the element just before ``el`` (``<dt>Publisher</dt>``), if any."""
+# Attributes that name an element with no text of its own: an icon standing for a label.
+_NAMING_ATTRS = ("title", "aria-label")
+
+
+def _icon_label(el: etree._Element, page: Page) -> tuple[str, str] | None:
+    """``(attribute, text)`` when ``el`` shows no text and is named by an attribute (an icon).
+
+    ``<i class="bi bi-building" title="Publisher" aria-hidden="true"></i> Tor``: a person reads
+    the icon (its tooltip says what it means), so it labels the value after it. Icons are usually
+    ``aria-hidden``; that does not make them invisible.
+    """
+    if page.texts.text(el):
+        return None
+    for name in _NAMING_ATTRS:
+        text = norm(el.get(name))
+        if text and len(text) <= _LABEL_MAX and re.search(r"[^\W\d_]", text):
+            return name, text
+    return None
+
+
+def _label_node(el: etree._Element, page: Page) -> tuple[etree._Element, str, str | None] | None:
+    """The element just before ``el`` when it is a label: (element, text, naming attribute)."""
     prev = _previous(el)
-    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``; an icon inside is fine), never a
-    # block of its own.
-    if prev is None or (prev.tail or "").strip() or page.is_hidden(prev) or not _leafish(prev, page):
+    if prev is None or (prev.tail or "").strip():
+        return None
+    icon = _icon_label(prev, page)
+    if icon is not None:
+        return prev, icon[1], icon[0]
+    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``; an icon inside, or one wrapper
+    # element around its text, is fine), never a block of its own.
+    if page.is_hidden(prev) or not _leafish(prev, page):
         return None
     text = page.texts.text(prev)
     if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
         return None
-    return text
+    return prev, text, None
+
+
+def label_of(el: etree._Element, page: Page) -> str | None:
+    """The short text of the element just before ``el`` (``<dt>Publisher</dt>``), if any."""
+    found = _label_node(el, page)
+    return found[1] if found else None
 
 
 def _leafish(el: etree._Element, page: Page) -> bool:
-    return is_leaf(el) or not any(isinstance(c.tag, str) and page.texts.text(c) for c in el)
+    """No child holds text, or one child holds all of it and is leafish (``dt > span``)."""
+    if is_leaf(el):
+        return True
+    holding = [c for c in el if isinstance(c.tag, str) and page.texts.text(c)]
+    if not holding:
+        return True
+    own = norm((el.text or "") + "".join(c.tail or "" for c in el))
+    return len(holding) == 1 and not own and _leafish(holding[0], page)
 
 
 def _climbs(node: etree._Element) -> bool:
@@ -189,17 +227,19 @@ def label_steps(el: etree._Element, page: Page, label: str) -> list[str] | None:
     node = el
     tail: list[str] = []
     for _ in range(3):
-        text = label_of(node, page)
-        if text is not None and (label is None or label in text):
-            prev = node.getprevious()
-            while not isinstance(prev.tag, str):
-                prev = prev.getprevious()
+        found = _label_node(node, page)
+        text = found[1] if found else None
+        if found is not None and text is not None and (label is None or label in text):
+            prev, _, attr = found
             cls = [
                 t
                 for t in (prev.get("class") or "").split()
                 if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)
             ]
-            lab = prev.tag + "".join(f".{t}" for t in cls[:2]) + f":contains({css_string(label or text)})"
+            if attr is not None:  # an icon: found by what its attribute says, not by its class
+                lab = f"{prev.tag}[{attr}={css_string(text)}]"
+            else:
+                lab = prev.tag + "".join(f".{t}" for t in cls[:2]) + f":contains({css_string(label or text)})"
             me = _TAG.match(step(node, positional=False)).group(0)
             cls_me = [
                 t
