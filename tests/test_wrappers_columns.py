@@ -57,3 +57,42 @@ def test_a_column_field_heals_by_its_label():
     assert healer.apply(book("9780679783275", "Revised", cls="vals")) == {"isbn": "9780679783275"}
     assert healer.apply(book("9780140447934", None, cls="vals")) == {"isbn": "9780140447934"}
     assert len(healer.repairs) == 1
+
+
+def wide(authors: list[str], publisher: str, isbn: str, series: str | None = None) -> str:
+    """A header row in <thead> over one data row in <tbody>; an optional column; authors a line each."""
+    cols = [("Title", "Book"), ("Author", "<br>".join(authors))]
+    cols += [("Series", series)] if series else []
+    cols += [("Publisher", publisher), ("ISBN", isbn), ("Pages", "300")]
+    head = "".join(f"<th>{k}</th>" for k, _ in cols)
+    row = "".join(f"<td>{v}</td>" for _, v in cols)
+    table = f"<table><thead><tr>{head}</tr></thead><tbody><tr>{row}</tr></tbody></table>"
+    return f"<html><body><h1>Book</h1>{table}</body></html>"
+
+
+def test_a_header_row_in_thead_labels_the_data_row_and_lines_in_a_cell_are_a_list():
+    # Both samples share the publisher and lack the optional column: only the header tells.
+    samples = [wide(["Ann Lee"], "Tor", "9780140449136"), wide(["Bo Chen"], "Tor", "9780140455113")]
+    others = [
+        wide(["Cy Dunn", "Dee Fox"], "Vintage", "9780679783275", "Saga #1"),
+        wide(["Eve Gold"], "Penguin Books", "9780140447934"),
+        wide(["Fay Hill", "Gus Ito", "Hal Jones"], "Tor", "9780262033848", "Saga #2"),
+        wide(["Ida King"], "Harper Collins", "9780131103627", "Saga #3"),
+    ]
+    values = [
+        {"authors": "Ann Lee", "publisher": "Tor", "isbn": "9780140449136"},
+        {"authors": "Bo Chen", "publisher": "Tor", "isbn": "9780140455113"},
+    ]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    assert result.wrapper.apply(others[2]) == {
+        "authors": ["Fay Hill", "Gus Ito", "Hal Jones"],
+        "publisher": "Tor",
+        "isbn": "9780262033848",
+    }
+    assert result.wrapper.apply(others[0])["publisher"] == "Vintage"
+    assert result.wrapper.apply(samples[0])["authors"] == ["Ann Lee"]
+    # Given as a list on a sample, the lines are learned as the list at once.
+    values[0]["authors"] = ["Cy Dunn", "Dee Fox"]
+    result = learn_wrapper([others[0], samples[1]], values, cluster_pages=others[1:])
+    again = Wrapper.from_json(result.wrapper.to_json())
+    assert again.apply(others[2])["authors"] == ["Fay Hill", "Gus Ito", "Hal Jones"]

@@ -85,3 +85,20 @@ def test_names_written_with_an_ampersand_stay_whole() -> None:
     samples = [f"<html><body><h1>{t}</h1><p>x</p></body></html>" for t in ("Moon", "Star")]
     result = learn_wrapper(samples, [{"title": "Moon"}, {"title": "Star"}], cluster_pages=others)
     assert result.wrapper.apply(others[1]) == {"title": "Tom & Bo"}
+
+
+def test_a_written_list_after_a_word_is_cut_out_before_it_is_split() -> None:
+    """ "de A, B et C": the list is cut after "de", then split; an initial's dot stays in the name."""
+
+    def page(by: str) -> str:
+        return f"<html><body><h1>T</h1><p class='auteurs'>de {by}</p><p>Tor</p></body></html>"
+
+    others = [page("Eve Gold et Fay R. Hill"), page("Gus Ito"), page("Hal Jones, Ida King et Jo Lam")]
+    samples = [page("Ann Lee, Bo Chen et Cy Dunn"), page("Dee Fox")]
+    values = [{"authors": ["Ann Lee", "Bo Chen", "Cy Dunn"]}, {"authors": "Dee Fox"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    assert result.wrapper.apply(others[0]) == {"authors": ["Eve Gold", "Fay R. Hill"]}
+    samples = [page("Ann Lee"), page("Dee Fox")]
+    result = learn_wrapper(samples, [{"authors": "Ann Lee"}, {"authors": "Dee Fox"}], cluster_pages=others)
+    assert result.wrapper.apply(others[0]) == {"authors": ["Eve Gold", "Fay R. Hill"]}
+    assert result.wrapper.apply(others[2]) == {"authors": ["Hal Jones", "Ida King", "Jo Lam"]}

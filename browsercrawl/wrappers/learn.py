@@ -35,7 +35,7 @@ from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import fingerprint
-from browsercrawl.wrappers.model import FieldRule, Wrapper, norm
+from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
     class_steps,
     column_of,
@@ -360,7 +360,7 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
     return next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
 
 
-def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[int, FieldRule] | None:
+def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[float, FieldRule] | None:
     """The hit's value found by its label in a parallel column, when exact on every sample."""
     if h.contains or h.part != "text":
         return None
@@ -376,7 +376,9 @@ def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[int, FieldRule] | N
     rule = FieldRule(ctx.label, "text", values_css, column={"labels": labels_css, "label": text})
     if not ctx.exact(rule):
         return None
-    return positions(values_css) + positions(labels_css), rule
+    # Ranked like a path with the values' positions, just ahead of one with as many: the label
+    # ties the value to its column, where a position alone breaks when a column is optional.
+    return positions(values_css) - 0.5, rule
 
 
 def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
@@ -430,8 +432,53 @@ _CONJUNCTIONS = ("and", "et", "und", "y", "e", "en")
 _LIST_SEPARATORS = (", ", "; ", " & ", *(f" {c} " for c in _CONJUNCTIONS))
 
 
+def _split_lines(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule as a list of its node's lines, when unseen pages hold several lines of the kind.
+
+    ``<td>Ann Lee<br>Bo Chen</td>``: no separator is written, the line breaks are the list. On
+    every sample the node must be one line, the value.
+    """
+    if rule.part != "text" or rule.regex:
+        return None
+    many = FieldRule(rule.label, rule.part, rule.css, True, split=LINE_BREAK, column=rule.column)
+    if not all(
+        (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
+    ):
+        return None
+    check = check_on_cluster(many, ctx.unseen, ctx.kind)
+    if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
+        return None
+    return many
+
+
 def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     """The rule as a list split at separators the unseen values hold and the sample values do not."""
+    lines = _split_lines(ctx, rule)
+    if lines is not None:
+        return lines
+    relaxed = _to_line_end(rule)
+    if relaxed is not None:  # the value's right context cut the unseen lists short ("Peter R.")
+        found = _split_at_separators(ctx, relaxed)
+        if found is not None:
+            return found
+    return _split_at_separators(ctx, rule)
+
+
+def _to_line_end(rule: FieldRule) -> FieldRule | None:
+    """The rule with its value running to the end of the line: its left context kept, the rest
+    dropped (``^de ([^,.]+?)(?:[,.].*?)?$`` -> ``^de (.+?)$``)."""
+    if not rule.regex or not rule.regex.startswith("^") or "(" not in rule.regex:
+        return None
+    left = rule.regex.split("(", 1)[0]
+    if "\\" in left[-1:]:
+        return None
+    regex = f"{left}(.+?)$"
+    if regex == rule.regex:
+        return None
+    return FieldRule(rule.label, rule.part, rule.css, rule.many, regex, column=rule.column)
+
+
+def _split_at_separators(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     values = [v for p in ctx.unseen if isinstance(v := rule.extract(p.root, p.texts), str)]
     given = [v for s in ctx.usable for v in ctx.wanted[s]]
     seps = [
@@ -443,7 +490,7 @@ def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
         if not seps:
             return None
     split = "|".join(re.escape(sep) for sep in seps)
-    many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split)
+    many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split, column=rule.column)
     if not all(
         (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
     ):
@@ -510,9 +557,22 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     regex = context_regex(contains) if contains else None
     rules = list(_rules_for(ctx.label, part, variants, True, regex))
     split = _written_list(ctx)
+    if split is not None and split != LINE_BREAK:
+        # "by Jane Doe, John Roe": the list is cut out of the node's text first, then split.
+        rules += [
+            FieldRule(r.label, r.part, r.css, True, rx, split=_more_separators(ctx, r, split))
+            for r in _rules_for(ctx.label, part, variants, True, None)
+            if (rx := _written_list_regex(ctx, r)) is not None
+        ]
     if split is not None:  # "Jane Doe, John Roe" in one node: the same paths, split
         rules += [
-            FieldRule(r.label, r.part, r.css, True, split=_more_separators(ctx, r, split))
+            FieldRule(
+                r.label,
+                r.part,
+                r.css,
+                True,
+                split=split if split == LINE_BREAK else _more_separators(ctx, r, split),
+            )
             for r in _rules_for(ctx.label, part, variants, True, None)
         ]
     best: tuple[tuple[float, int, int, int], FieldRule] | None = None
@@ -525,6 +585,29 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         if best is None or key > best[0]:
             best = (key, rule)
     return best[1] if best else None
+
+
+def _written_list_regex(ctx: _Context, rule: FieldRule) -> str | None:
+    """A regex cutting a written list out of the node's text ("de A, B et C" -> "A, B et C").
+
+    Learned like a single value's context: the text from the first listed value to the last is
+    the value on each sample.
+    """
+    pairs = []
+    for s in ctx.usable:
+        values = ctx.wanted[s]
+        texts = _raw_texts(rule, ctx.pages[s])
+        full = next((t for t in texts if all(v in t for v in values)), None)
+        if full is None:
+            return None
+        start, end = full.find(values[0]), full.rfind(values[-1]) + len(values[-1])
+        if end <= start:
+            return None
+        pairs.append((full, full[start:end]))
+    if all(full == joined for full, joined in pairs):
+        return None  # nothing around the list to cut away
+    refs = [" \n ".join(_raw_texts(rule, p)) for p in ctx.unseen]
+    return context_regex(pairs, refs)
 
 
 def _more_separators(ctx: _Context, rule: FieldRule, split: str) -> str:
@@ -554,6 +637,8 @@ def _written_list(ctx: _Context) -> str | None:
                 all(v in ctx.pages[s].texts.text(c) for v in values) for c in el if isinstance(c.tag, str)
             ):
                 continue  # not the deepest node holding them all
+            if ctx.pages[s].texts.lines(el) == values:  # one item a line: "Ann Lee<br>Bo Chen"
+                return LINE_BREAK
             rest = text[text.find(values[0]) :]
             for a, b in pairwise(values):
                 i, j = rest.find(a), rest.find(b)

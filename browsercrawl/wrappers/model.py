@@ -16,7 +16,8 @@ A field is a CSS path string, or an object with ``css`` and optional ``regex`` (
 ``alternates`` (older paths tried in order when ``css`` finds nothing: a healed wrapper keeps the
 path it replaced), ``column`` (``{"labels": CSS, "label": "ISBN"}``: of the nodes ``css`` finds,
 the one in the position of that label among the nodes ``labels`` finds: label and value columns,
-header rows), ``split`` (a regex splitting one node's text into a list: ``", | and "``) and
+header rows), ``split`` (a regex splitting one node's text into a list: ``", | and "``; ``\\n``:
+one item a line, ``<br>`` between them) and
 ``fingerprint`` (what the node looked like, for healing; see ``heal.py``). Besides ``text`` and
 attribute names, a key's part may be ``own``: an element's own text, without its children's.
 Files without the optional keys (every older wrapper) read as before.
@@ -66,6 +67,10 @@ def norm(text: str | None) -> str:
 
 # --------------------------------------------------------------------------------------------
 # The wrapper file
+
+
+# The ``split`` of a list written one item a line (``Ann Lee<br>Bo Chen``): the node's lines.
+LINE_BREAK = r"\n"
 
 
 @dataclass
@@ -151,7 +156,9 @@ class FieldRule:
                 continue
             if not self.many:
                 return raw
-            if self.split:
+            if self.split == LINE_BREAK and self.part == "text" and not self.regex:
+                values.extend(texts.lines(el))
+            elif self.split:
                 values.extend(v for v in (norm(x) for x in re.split(self.split, raw)) if v)
             else:
                 values.append(raw)

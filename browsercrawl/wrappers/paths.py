@@ -286,8 +286,9 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
     """``el`` as the i-th of a run of cells beside a parallel run of labels, if it is one.
 
     A column of labels next to a column of values (``div.labels > div`` / ``div.values > div``),
-    or a header row over a data row (``tr > th`` / ``tr > td``): the parent's sibling with as many
-    cells (three or more), whose i-th cell is a short leaf text. Returns (values CSS, labels CSS,
+    or a header row over a data row (``tr > th`` / ``tr > td``, the header row maybe in the
+    table's ``<thead>``): the parent's sibling with as many cells (three or more), whose i-th cell
+    is a short leaf text. Returns (values CSS, labels CSS,
     label text).
     """
     parent = el.getparent()
@@ -299,9 +300,12 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
     if len(cells) < 3 or any(c.tag != el.tag for c in cells):
         return None
     i = cells.index(el)
-    for q in grand:
-        if q is parent or not isinstance(q.tag, str):
-            continue
+    rows = [q for q in grand if q is not parent and isinstance(q.tag, str)]
+    if grand.tag in ("tbody", "tfoot"):  # the header row sits in the table's <thead>
+        table = grand.getparent()
+        heads = [h for h in table if h.tag == "thead"] if table is not None else []
+        rows += [q for h in heads for q in h if q.tag == "tr"]
+    for q in rows:
         labels = [c for c in q if isinstance(c.tag, str)]
         if len(labels) != len(cells) or len({c.tag for c in labels}) != 1 or not _leafish(labels[i], page):
             continue
