@@ -367,13 +367,12 @@ def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[float, FieldRule] |
     found = column_of(h.el, ctx.pages[first])
     if found is None:
         return None
-    values_css, labels_css, text = found
-    labels = [
-        t for el in ctx.pages[first].root.cssselect(labels_css) if (t := ctx.pages[first].texts.text(el))
-    ]
-    if any(not ctx.is_label(t) for t in labels):
+    values_css, labels_css, text, others = found
+    if any(not ctx.is_label(t) for t in others):
         return None  # a run holding values the user gave is another record's cells, not labels
-    rule = FieldRule(ctx.label, "text", values_css, column={"labels": labels_css, "label": text})
+    rule = FieldRule(
+        ctx.label, "text", values_css, column={"labels": labels_css, "label": text, "with": others}
+    )
     if not ctx.exact(rule):
         return None
     # Ranked like a path with the values' positions, just ahead of one with as many: the label
@@ -564,6 +563,17 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
             for r in _rules_for(ctx.label, part, variants, True, None)
             if (rx := _written_list_regex(ctx, r)) is not None
         ]
+    if split is not None:  # a written list in a column of cells: read by its column label
+        for _, _, h in instances[:2]:
+            col = column_of(h.el, pages[instances[0][0]]) if h.part == "text" else None
+            if col is not None and not any(not ctx.is_label(t) for t in col[3]):
+                column = {"labels": col[1], "label": col[2], "with": col[3]}
+                sep = (
+                    split
+                    if split == LINE_BREAK
+                    else _more_separators(ctx, FieldRule(ctx.label, part, col[0]), split)
+                )
+                rules.append(FieldRule(ctx.label, part, col[0], True, column=column, split=sep))
     if split is not None:  # "Jane Doe, John Roe" in one node: the same paths, split
         rules += [
             FieldRule(

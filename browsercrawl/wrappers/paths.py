@@ -282,14 +282,14 @@ def text_label(el: etree._Element, page: Page) -> str | None:
     return None
 
 
-def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
+def column_of(el: etree._Element, page: Page) -> tuple[str, str, str, list[str]] | None:
     """``el`` as the i-th of a run of cells beside a parallel run of labels, if it is one.
 
     A column of labels next to a column of values (``div.labels > div`` / ``div.values > div``),
     or a header row over a data row (``tr > th`` / ``tr > td``, the header row maybe in the
     table's ``<thead>``): the parent's sibling with as many cells (three or more), whose i-th cell
     is a short leaf text. Returns (values CSS, labels CSS,
-    label text).
+    label text, the row's other labels).
     """
     parent = el.getparent()
     grand = parent.getparent() if parent is not None else None
@@ -312,7 +312,10 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
         text = page.texts.text(labels[i])
         if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
             continue
-        values_css = join([*precise_steps(parent, page), el.tag])
-        labels_css = join([*precise_steps(q, page), labels[i].tag])
-        return values_css, labels_css, text
+        # Without positions: the label row is found by its labels, so a block moved before the
+        # table (or a second table with an "Author" column) does not change which row is read.
+        values_css = join([*without_positions(precise_steps(parent, page)), el.tag])
+        labels_css = join([*without_positions(precise_steps(q, page)), labels[i].tag])
+        others = [t for c in labels if (t := page.texts.text(c)) and t != text]
+        return values_css, labels_css, text, others
     return None
