@@ -873,6 +873,103 @@ def librairie(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out batch 8: written after batch 7 had been used for tuning (the current HELD_OUT)
+
+
+def slash_dmy(y: int, m: int, d: int) -> str:
+    return f"{d:02d}/{m:02d}/{y}"
+
+
+def short_us_date(y: int, m: int, d: int) -> str:
+    return f"{MONTHS[m - 1][:3]} {d}, {y}"
+
+
+def cms_fields(b: Book) -> str:
+    """A CMS node: one div per field with a label div and item divs (several items for authors),
+    the field name only in a modifier class; an empty optional field rendered without items."""
+
+    def fld(name: str, label: str, items: list[str]) -> str:
+        inner = "".join(f"<div class='field__item'>{v}</div>" for v in items)
+        many = f"<div class='field__items'>{inner}</div>" if len(items) > 1 else inner
+        return (
+            f"<div class='field field--name-field-{name} field--label-inline'>"
+            f"<div class='field__label'>{label}</div>{many}</div>"
+        )
+
+    fields = [fld("author", "Author", [e(a) for a in b.authors])]
+    if b.series:
+        fields.append(fld("series", "Series", [e(b.series)]))
+    fields += [
+        fld("publisher", "Publisher", [e(b.publisher)]),
+        fld("date", "Published", [e(b.published)]),
+        fld("binding", "Binding", [e(b.binding)]),
+        fld("isbn", "ISBN", [b.isbn]),
+        fld("sku", "Stock number", [e(b.sku)]),
+        fld("price", "Price", [e(b.price)]),
+    ]
+    return _page(
+        "Reading Lamp",
+        f"<article class='node node--type-book'><h1 class='page-title'><span>{e(b.title)}</span></h1>"
+        f"<link rel='canonical' href='/node/{b.isbn}'>"
+        f"<div class='node__content'>{''.join(fields)}</div></article>",
+    )
+
+
+def prose(b: Book) -> str:
+    """Values inside sentences: only the words around them are stable; price inside a button."""
+    if len(b.authors) == 1:
+        by = e(b.authors[0])
+    else:
+        by = ", ".join(e(a) for a in b.authors[:-1]) + " and " + e(b.authors[-1])
+    return _page(
+        "Booknook",
+        f"<div class='post'><h2 class='post-title'>{e(b.title)}</h2>"
+        f"<p class='post-meta'>Written by {by}.</p>"
+        f"<p>Published by {e(b.publisher)} on {e(b.published)}. This {e(b.binding)} edition "
+        f"(ISBN {b.isbn}) runs to {b.pages} pages and is stock item {e(b.sku)}.</p>"
+        f"<form><button type='submit'>Add to basket &ndash; {e(b.price)}</button></form></div>",
+    )
+
+
+def value_first(b: Book) -> str:
+    """Each value before its label (``<b>Tor</b> <span>publisher</span>``); authors joined by
+    slashes; a list price struck through before the price."""
+    facts = [(e(b.publisher), "publisher"), (e(b.published), "released")]
+    if b.edition:
+        facts.append((e(b.edition), "edition"))
+    facts += [(e(b.binding), "format"), (b.isbn, "ISBN-13"), (e(b.sku), "our code")]
+    items = "".join(f"<li><b>{v}</b> <span class='what'>{k}</span></li>" for v, k in facts)
+    authors = " / ".join(f"<a rel='author' href='/by/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    return _page(
+        "Dog-Ear",
+        f"<section class='book'><h1>{e(b.title)}</h1><p class='who'>{authors}</p>"
+        f"<p class='money'><s>{e(b.list_price)}</s> <ins>{e(b.price)}</ins></p>"
+        f"<ul class='facts'>{items}</ul></section>",
+    )
+
+
+def tabbed(b: Book) -> str:
+    """A summary tab shown and a details tab present but ``hidden`` until clicked; a d-none copy
+    of the ISBN link first. Details are only in the hidden panel."""
+    people = "".join(f"<li><a href='/c/{i}'>{e(a)}</a></li>" for i, a in enumerate(b.authors))
+    rows = [("Publisher", e(b.publisher)), ("On sale", e(b.published)), ("Format", e(b.binding))]
+    if b.edition:
+        rows.insert(1, ("Edition", e(b.edition)))
+    rows += [("ISBN", b.isbn), ("Product ID", e(b.sku))]
+    table = "".join(f"<tr><td class='k'>{k}</td><td class='v'>{v}</td></tr>" for k, v in rows)
+    return _page(
+        "Tabula",
+        f"<div class='d-none'><a href='/p/{b.isbn}'>{b.isbn}</a></div>"
+        f"<main><h1 class='product-name'>{e(b.title)}</h1><ul class='by'>{people}</ul>"
+        f"<div class='buy-box'><span class='amount'>{e(b.price)}</span></div>"
+        "<div role='tablist'><button role='tab' aria-selected='true'>Summary</button>"
+        "<button role='tab' aria-selected='false'>Details</button></div>"
+        f"<div role='tabpanel' id='summary'><p>{b.pages} pages of {e(b.title.lower())}.</p></div>"
+        f"<div role='tabpanel' id='details' hidden><table>{table}</table></div></main>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -910,13 +1007,18 @@ TUNING = [
     SiteStyle("bootstrap", bootstrap_table, uk_date, "$"),
     SiteStyle("metaline", meta_line, long_date, "€"),
     SiteStyle("amp", amp_specs, dot_date, "£"),
-]
-# Batch 7, written after all of the above were used for tuning; only scored.
-HELD_OUT = [
+    # Held-out batch 7; scored once, then learning and healing were fixed on them.
     SiteStyle("wide", wide_table, slash_date, "CHF "),
     SiteStyle("jsonld", jsonld_details, german_date, "€"),
     SiteStyle("icons", icon_facts, us_date, "US$"),
     SiteStyle("librairie", librairie, french_date, "€"),
+]
+# Batch 8, written after all of the above were used for tuning; only scored.
+HELD_OUT = [
+    SiteStyle("cmsfields", cms_fields, slash_dmy, "£ "),
+    SiteStyle("prose", prose, long_date, "$"),
+    SiteStyle("valuefirst", value_first, iso_date, "EUR"),
+    SiteStyle("tabbed", tabbed, short_us_date, "A$"),
 ]
 
 
