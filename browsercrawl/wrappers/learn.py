@@ -404,6 +404,10 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
             break
     if " + " in steps[-1]:  # a label path: every same-tag sibling after the label, not the first
         variants.append(join([*steps[:-1], steps[-1].replace(" + ", " ~ ")]))
+    if len(steps) >= 3 and "." in steps[-1] and not positions(steps[-1]):
+        # Items that sit in a wrapper only when there are several (``field > item`` for one,
+        # ``field > items > item`` for more): the classed item anywhere under its parent.
+        variants.append(join(steps[:-1]) + " " + steps[-1])
     for css in variants:
         many = FieldRule(rule.label, rule.part, css, True, rule.regex)
         if not all(
@@ -455,7 +459,7 @@ def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     lines = _split_lines(ctx, rule)
     if lines is not None:
         return lines
-    relaxed = _to_line_end(rule)
+    relaxed = _to_line_end(ctx, rule)
     if relaxed is not None:  # the value's right context cut the unseen lists short ("Peter R.")
         found = _split_at_separators(ctx, relaxed)
         if found is not None:
@@ -463,16 +467,31 @@ def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     return _split_at_separators(ctx, rule)
 
 
-def _to_line_end(rule: FieldRule) -> FieldRule | None:
-    """The rule with its value running to the end of the line: its left context kept, the rest
-    dropped (``^de ([^,.]+?)(?:[,.].*?)?$`` -> ``^de (.+?)$``)."""
-    if not rule.regex or not rule.regex.startswith("^") or "(" not in rule.regex:
+def _to_line_end(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule's regex learned again with list items as the plausible values.
+
+    Learned for one value, the regex may end at the first mark a longer list holds ("Written by
+    Tom L." from "Written by Tom L. Berg."); judged by whether every item of the cut text, split
+    at the list separators, is of the samples' kind, the context that ends the whole list wins.
+    """
+    if not rule.regex:
         return None
-    left = rule.regex.split("(", 1)[0]
-    if "\\" in left[-1:]:
-        return None
-    regex = f"{left}(.+?)$"
-    if regex == rule.regex:
+    pairs = []
+    for s in ctx.usable:
+        want = ctx.wanted[s][0]
+        full = next((t for t in _raw_texts(rule, ctx.pages[s]) if want in t), None)
+        if full is None:
+            return None
+        pairs.append((full, want))
+    split = "|".join(re.escape(sep) for sep in _LIST_SEPARATORS)
+    kind = ctx.kind
+
+    def items_ok(v: str) -> bool:
+        return all(has_kind(norm(x), kind) for x in re.split(split, v) if norm(x))
+
+    refs = [" \n ".join(_raw_texts(rule, p)) for p in ctx.unseen]
+    regex = context_regex(pairs, refs, items_ok)
+    if regex is None or regex == rule.regex:
         return None
     return FieldRule(rule.label, rule.part, rule.css, rule.many, regex, column=rule.column)
 
@@ -552,6 +571,12 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     variants.extend(p for _, p in paths)
     variants.extend(class_steps(h.el, pages[s]) for s, _, h in instances)
     variants.extend(run_of(label_steps(h.el, pages[s], None)) for s, _, h in instances[:2])
+    # Items wrapped only when there are several: the classed item anywhere under the step above
+    # the wrapper (``div.field--author div.field__item``).
+    for s, _, h in instances[:2]:
+        steps = class_steps(h.el, pages[s])
+        if len(steps) >= 4 and "." in steps[-1]:
+            variants.append([*steps[:-3], f"{steps[-3]} {without_positions(steps[-1:])[0]}"])
     contains = [(h.full, v) for _, v, h in instances if h.contains][:4]
     regex = context_regex(contains) if contains else None
     rules = list(_rules_for(ctx.label, part, variants, True, regex))
@@ -585,16 +610,24 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
             )
             for r in _rules_for(ctx.label, part, variants, True, None)
         ]
-    best: tuple[tuple[float, int, int, int], FieldRule] | None = None
+    scored: list[tuple[tuple[float, int], FieldRule]] = []
     for rule in rules:
         score = sum(_check(rule, pages[s], wanted[s]) for s in ctx.usable)
         if score == 0:
             continue
         extras = sum(_extras(rule, pages[s], wanted[s]) for s in ctx.usable)
-        key = (score, -extras, -positions(rule.css), -len(rule.css))
-        if best is None or key > best[0]:
-            best = (key, rule)
-    return best[1] if best else None
+        scored.append(((score, -extras), rule))
+    if not scored:
+        return None
+    top = max(k for k, _ in scored)
+    tied = [r for k, r in scored if k == top]
+
+    def found_rate(rule: FieldRule) -> float:
+        # Rules the samples cannot tell apart (both show the wrapper of several items): the one
+        # finding values on most unseen pages (the single-item pages lack the wrapper).
+        return check_on_cluster(rule, ctx.unseen, None).found_rate if ctx.unseen and len(tied) > 1 else 1.0
+
+    return max(tied, key=lambda r: (found_rate(r), -positions(r.css), -len(r.css)))
 
 
 def _written_list_regex(ctx: _Context, rule: FieldRule) -> str | None:

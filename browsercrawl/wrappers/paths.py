@@ -187,7 +187,8 @@ def _label_node(el: etree._Element, page: Page) -> tuple[etree._Element, str, st
         return prev, icon[1], icon[0]
     # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``; an icon inside, or one wrapper
     # element around its text, is fine), never a block of its own.
-    if page.is_hidden(prev) or not _leafish(prev, page):
+    # A hidden label labels only a hidden value (both in a closed tab), never a visible one.
+    if (page.is_hidden(prev) and not page.is_hidden(el)) or not _leafish(prev, page):
         return None
     text = page.texts.text(prev)
     if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
@@ -210,6 +211,36 @@ def _leafish(el: etree._Element, page: Page) -> bool:
         return True
     own = norm((el.text or "") + "".join(c.tail or "" for c in el))
     return len(holding) == 1 and not own and _leafish(holding[0], page)
+
+
+def label_after(el: etree._Element, page: Page) -> str | None:
+    """The label written after the value, in a pair of its own (``<li><b>Tor</b> <span>publisher
+    </span></li>``): the parent holds just the two, the second a short leaf text with letters."""
+    parent = el.getparent()
+    if parent is None or (parent.text or "").strip():
+        return None
+    kids = [c for c in parent if isinstance(c.tag, str)]
+    if len(kids) != 2 or kids[0] is not el or (el.tail or "").strip() or (kids[1].tail or "").strip():
+        return None
+    after = kids[1]
+    if (page.is_hidden(after) and not page.is_hidden(el)) or not _leafish(after, page):
+        return None
+    text = page.texts.text(after)
+    if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
+        return None
+    return text
+
+
+def _label_after_steps(el: etree._Element, page: Page, label: str | None) -> list[str] | None:
+    """``ul > li:contains("ISBN-13") > b``: the value found by the label after it in its pair."""
+    text = label_after(el, page)
+    if text is None or (label is not None and label not in text):
+        return None
+    parent = el.getparent()
+    up = without_positions(precise_steps(parent, page))
+    cls = [t for t in (el.get("class") or "").split() if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)]
+    me = el.tag + "".join(f".{t}" for t in cls[:2])
+    return [*up[:-1], f"{_TAG.match(up[-1]).group(0)}:contains({css_string(label or text)})", me]
 
 
 def _climbs(node: etree._Element) -> bool:
@@ -251,12 +282,12 @@ def label_steps(el: etree._Element, page: Page, label: str) -> list[str] | None:
             up = without_positions(precise_steps(parent, page)) if parent is not None else []
             return [*up, f"{lab} + {me}", *tail]
         if not _climbs(node):
-            return None
+            return _label_after_steps(el, page, label)
         tail.insert(0, step(node))
         node = node.getparent()
         if node is None or not isinstance(node.tag, str):
-            return None
-    return None
+            return _label_after_steps(el, page, label)
+    return _label_after_steps(el, page, label)
 
 
 def run_of(steps: list[str] | None) -> list[str] | None:
@@ -275,11 +306,12 @@ def text_label(el: etree._Element, page: Page) -> str | None:
         if text is not None:
             return norm(text)
         if not _climbs(node):
-            return None
+            break
         node = node.getparent()
         if node is None or not isinstance(node.tag, str):
-            return None
-    return None
+            break
+    after = label_after(el, page)
+    return norm(after) if after is not None else None
 
 
 def column_of(el: etree._Element, page: Page) -> tuple[str, str, str, list[str]] | None:
