@@ -182,8 +182,31 @@ def relocate(
         return None
     alike: list[tuple[float, etree._Element, str]] = []
     labelled = bool(rule.regex and re.search(r"[^\W\d_]{2}", rule.regex.split("(", 1)[0]))
-    for el in page.elements:
-        if el in taken or page.is_hidden(el) or not _deepest(el, page):
+    # Visible nodes first; a hidden one (a closed tab, a hidden copy) only when no visible node
+    # is alike: the field was learned from a hidden node when nothing visible held it.
+    visible = [el for el in page.elements if not page.is_hidden(el)]
+    hidden = [el for el in page.elements if page.is_hidden(el)]
+    for group in (visible, hidden):
+        alike = _alike(rule, page, group, taken, fp, labelled)
+        if alike:
+            break
+    if not alike:
+        return None
+    return _relocated(rule, page, alike, anchors, fp)
+
+
+def _alike(
+    rule: FieldRule,
+    page: Page,
+    elements: list[etree._Element],
+    taken: set[etree._Element],
+    fp: dict,
+    labelled: bool,
+) -> list[tuple[float, etree._Element, str]]:
+    """The nodes of ``elements`` alike enough to the fingerprint: (similarity, node, value)."""
+    alike: list[tuple[float, etree._Element, str]] = []
+    for el in elements:
+        if el in taken or not _deepest(el, page):
             continue
         items = _items(rule, el, page)
         if not items:
@@ -196,8 +219,17 @@ def relocate(
         score = similarity(fp, el, page, value, labelled)
         if score >= MIN_SIMILARITY:
             alike.append((score, el, value))
-    if not alike:
-        return None
+    return alike
+
+
+def _relocated(
+    rule: FieldRule,
+    page: Page,
+    alike: list[tuple[float, etree._Element, str]],
+    anchors: list[etree._Element] | None,
+    fp: dict,
+) -> tuple[FieldRule, float] | None:
+    """The best of the alike nodes as a new rule for the field, or None if no path gives it."""
     within = bool(rule.many and rule.split)  # a list written in one node, not a run of siblings
     # Nearness to the record's fields found so far breaks near-ties only.
     top = max(a[0] for a in alike)
