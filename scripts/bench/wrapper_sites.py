@@ -970,6 +970,98 @@ def tabbed(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out batch 9: written after batch 8 had been used for tuning (the current HELD_OUT)
+
+
+def month_year(y: int, m: int, d: int) -> str:
+    return f"{MONTHS[m - 1]} {y}"
+
+
+def us_numeric(y: int, m: int, d: int) -> str:
+    return f"{m}/{d}/{y}"
+
+
+def heading_sections(b: Book) -> str:
+    """Each fact a <section> with an <h3> heading as its label and a <p> (or a list) below;
+    optional sections; a <details> summary repeating the ISBN first."""
+    secs = [("Authors", "<ul>" + "".join(f"<li>{e(a)}</li>" for a in b.authors) + "</ul>")]
+    if b.series:
+        secs.append(("Series", f"<p>{e(b.series)}</p>"))
+    secs += [("Publisher", f"<p>{e(b.publisher)}</p>"), ("Publication", f"<p>{e(b.published)}</p>")]
+    if b.edition:
+        secs.append(("Edition", f"<p>{e(b.edition)}</p>"))
+    secs += [
+        ("Binding", f"<p>{e(b.binding)}</p>"),
+        ("ISBN", f"<p>{b.isbn}</p>"),
+        ("Code", f"<p>{e(b.sku)}</p>"),
+    ]
+    body = "".join(f"<section class='fact'><h3>{k}</h3>{v}</section>" for k, v in secs)
+    return _page(
+        "Marginalia",
+        f"<details class='share'><summary>Share</summary><p>/b/{b.isbn}</p></details>"
+        f"<div class='sheet'><h2>{e(b.title)}</h2><p class='cost'>{e(b.price)}</p>{body}</div>",
+    )
+
+
+def dot_leaders(b: Book) -> str:
+    """A <pre> block of "Label ..... value" lines padded with dot leaders; authors on one line
+    joined by "; "; the price in a <kbd>."""
+    rows = [("Title", e(b.title)), ("Author(s)", "; ".join(e(a) for a in b.authors))]
+    rows += [("Publisher", e(b.publisher)), ("Date", e(b.published)), ("Binding", e(b.binding))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("ISBN", b.isbn), ("Stock no", e(b.sku))]
+    lines = "\n".join(f"{k} {'.' * (14 - len(k))} {v}" for k, v in rows)
+    return _page(
+        "Terminal Books",
+        f"<div class='listing'><h1>{e(b.title)}</h1><pre class='record'>{lines}</pre>"
+        f"<p>Price: <kbd>{e(b.price)}</kbd></p></div>",
+    )
+
+
+def paired_table(b: Book) -> str:
+    """A table with two label/value pairs a row (th td th td); optional pairs shift the rest;
+    authors in spans separated by "; "."""
+    pairs = [
+        ("Author", "; ".join(f"<span class='n'>{e(a)}</span>" for a in b.authors)),
+        ("Publisher", e(b.publisher)),
+    ]
+    if b.series:
+        pairs.append(("Series", e(b.series)))
+    pairs += [("Date", e(b.published)), ("Binding", e(b.binding)), ("ISBN", b.isbn), ("Item", e(b.sku))]
+    if len(pairs) % 2:
+        pairs.append(("", ""))
+    rows = "".join(
+        f"<tr><th>{a}</th><td>{x}</td><th>{c}</th><td>{y}</td></tr>"
+        for (a, x), (c, y) in zip(pairs[::2], pairs[1::2], strict=True)
+    )
+    return _page(
+        "Bindery",
+        f"<div id='item'><h1>{e(b.title)}</h1><div class='price'>{e(b.price)} "
+        f"<small>RRP {e(b.list_price)}</small></div><table class='info'>{rows}</table></div>",
+    )
+
+
+def data_attributes(b: Book) -> str:
+    """The shop id only in a data attribute of the buy button; other values visible, with data-*
+    copies on the container; the price inside a sentence."""
+    authors = (
+        " &amp; ".join(f"<cite>{e(a)}</cite>" for a in b.authors)
+        if len(b.authors) < 3
+        else (", ".join(f"<cite>{e(a)}</cite>" for a in b.authors))
+    )
+    return _page(
+        "Spine & Co",
+        f"<div class='product' data-isbn='{b.isbn}' data-price='{e(b.price)}' data-title='{e(b.title)}'>"
+        f"<h1>{e(b.title)}</h1><p class='by'>{authors}</p>"
+        f"<p class='deal'>Now only <span class='p'>{e(b.price)}</span> while stocks last!</p>"
+        f"<p class='info'><span>{e(b.publisher)}</span> | <span>{e(b.binding)}</span> | "
+        f"<span>{e(b.published)}</span> | <span>ISBN {b.isbn}</span></p>"
+        f"<button class='add' data-sku='{e(b.sku)}'>Add to cart</button></div>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -1012,13 +1104,18 @@ TUNING = [
     SiteStyle("jsonld", jsonld_details, german_date, "€"),
     SiteStyle("icons", icon_facts, us_date, "US$"),
     SiteStyle("librairie", librairie, french_date, "€"),
-]
-# Batch 8, written after all of the above were used for tuning; only scored.
-HELD_OUT = [
+    # Held-out batch 8; scored once, then learning and healing were fixed on them.
     SiteStyle("cmsfields", cms_fields, slash_dmy, "£ "),
     SiteStyle("prose", prose, long_date, "$"),
     SiteStyle("valuefirst", value_first, iso_date, "EUR"),
     SiteStyle("tabbed", tabbed, short_us_date, "A$"),
+]
+# Batch 9, written after all of the above were used for tuning; only scored.
+HELD_OUT = [
+    SiteStyle("headings", heading_sections, month_year, "£"),
+    SiteStyle("leaders", dot_leaders, iso_date, "USD "),
+    SiteStyle("paired", paired_table, us_numeric, "$"),
+    SiteStyle("dataattr", data_attributes, dot_date, "kr"),
 ]
 
 
