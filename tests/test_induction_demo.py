@@ -204,7 +204,8 @@ def test_bad_samples_file_names_file_and_key(tmp_path, capsys) -> None:
 def test_induce_ignores_a_broken_old_profile_and_names_an_unreachable_entry(tmp_path, capsys) -> None:
     """Re-inducing must work over a broken profile; a dead entry page is a one-line error."""
     (tmp_path / "bad.json").write_text("{ nope")
-    induction = f"[induction]\nprofile = 'bad.json'\nsamples = [{SAMPLE}, {SAMPLE}]"
+    other = SAMPLE.replace("/t/1-a", "/t/2-b")
+    induction = f"[induction]\nprofile = 'bad.json'\nsamples = [{SAMPLE}, {other}]"
     job = _job(tmp_path, induction + "\n\n[politeness]\nmax_retries = 0")
     code, _, err = run_cli(["induce", str(job)], capsys)
     assert code == 2, err
