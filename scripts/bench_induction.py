@@ -204,6 +204,12 @@ def main() -> None:
     ap.add_argument("--wrappers", action="store_true", help="score wrapper learning and healing")
     ap.add_argument("--pairs", type=int, default=6, help="random sample pairs per site (--wrappers)")
     ap.add_argument(
+        "--rustdoc",
+        nargs="?",
+        const="auto",
+        help="also score wrappers on real pages: the Rust std API docs of a rustup toolchain (or DIR)",
+    )
+    ap.add_argument(
         "--group",
         choices=("all", "tuning", "held-out"),
         default="all",
@@ -212,6 +218,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.wrappers:
         bench_wrappers(args.pairs, args.seed, args.group)
+    if args.rustdoc:
+        bench_rustdoc(args.rustdoc, args.pairs, args.seed)
     if args.demo:
         bench_demo(args.demo_members, args.demo_threads, args.precrawl)
     if not args.sizes:
@@ -287,6 +295,19 @@ def bench_wrappers(n_pairs: int, seed: int, only: str = "all") -> None:
             mean = sum(rates) / len(rates)
             print(f"{group}: {kind}: healed values {mean:.3f} (lowest site {min(rates):.3f})")
     print("F1 on exact whitespace-normalised values; '2-only' = learned from the two samples alone.")
+
+
+def bench_rustdoc(where: str, n_pairs: int, seed: int) -> None:
+    """Wrappers on real pages with truth from their file paths (``scripts/bench/rustdoc_pages.py``)."""
+    from pathlib import Path
+
+    from scripts.bench.rustdoc_pages import default_root, score
+
+    root = default_root() if where == "auto" else Path(where)
+    if root is None or not root.is_dir():
+        print("\n(no Rust std docs found: install a rustup toolchain's docs or give --rustdoc DIR)")
+        return
+    score(root, seed, n_pairs)
 
 
 def bench_demo(members: int, threads: int, precrawl_pages: int) -> None:
