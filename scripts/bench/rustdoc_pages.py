@@ -41,6 +41,8 @@ def load_pages(root: Path, seed: int) -> tuple[list[str], list[dict[str, str]]]:
         for f in root.rglob("*.html")
         if f.name.split(".", 1)[0] in KINDS and f.parent != root and f.stat().st_size <= MAX_BYTES
     )
+    # Re-exports get a stub page redirecting to the item's home: it shows nothing of the item.
+    files = [f for f in files if 'id="main-content"' in f.read_text(encoding="utf-8")]
     chosen = random.Random(seed).sample(files, N_PAGES)
     pages = [f.read_text(encoding="utf-8") for f in chosen]
     truth = [
