@@ -30,6 +30,7 @@ from browsercrawl.wrappers.paths import (
     generalise_pair,
     join,
     label_steps,
+    last_of_type_steps,
     precise_steps,
     run_of,
     stable_classes,
@@ -190,9 +191,26 @@ def relocate(
         alike = _alike(rule, page, group, taken, fp, labelled)
         if alike:
             break
+    if not alike and fp.get("label") and _label_on_page(fp["label"], page):
+        # The label is still on the page but no longer beside a value like the field's (a
+        # wrapper div took the "label" away): judged without it, by a stricter measure. An
+        # optional field whose label is gone from the page is still not relocated.
+        loose = {**fp, "label": None}
+        alike = [a for a in _alike(rule, page, visible, taken, loose, labelled) if a[0] >= LOOSE_SIMILARITY]
+        found = _relocated(rule, page, alike, anchors, loose) if alike else None
+        if found is not None:  # the label no longer goes with the field: forget it
+            found[0].fingerprint = loose
+        return found
     if not alike:
         return None
     return _relocated(rule, page, alike, anchors, fp)
+
+
+LOOSE_SIMILARITY = 0.8  # without the fingerprint's label, a node must be this alike
+
+
+def _label_on_page(label: str, page: Page) -> bool:
+    return any(page.texts.text(el) == label for el in page.elements)
 
 
 def _alike(
@@ -250,6 +268,9 @@ def _relocated(
         options.append(_run_css(el, page))
     else:  # fewest positions first: each is a place the next redesign breaks the path
         precise = precise_steps(el, page)
+        last = last_of_type_steps(el, page)
+        if last and ":last-of-type" in " ".join((rule.css, *rule.alternates)):
+            options.append(join(last))  # the learner chose "the last one" (checked on unseen pages)
         options += [join(without_positions(precise)), join(class_steps(el, page)), join(precise)]
     options = list(dict.fromkeys(options))
     # A column rule's old paths mean nothing without their labels: they are not kept.

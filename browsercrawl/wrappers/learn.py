@@ -42,6 +42,7 @@ from browsercrawl.wrappers.paths import (
     generalise_pair,
     join,
     label_steps,
+    last_of_type_steps,
     merge_steps,
     positions,
     precise_steps,
@@ -288,7 +289,13 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     page = ctx.pages[first]
     mine = {a: precise_steps(h.el, page, anchor=a) for a in (True, False)}
     by_label = label_steps(h.el, page, None) if ctx.is_label(text_label(h.el, page)) else None
-    out: list[list[str] | None] = [mine[True], mine[False], by_label, class_steps(h.el, page)]
+    out: list[list[str] | None] = [
+        mine[True],
+        mine[False],
+        by_label,
+        class_steps(h.el, page),
+        last_of_type_steps(h.el, page),
+    ]
     for s in ctx.usable:
         if s == first:
             continue

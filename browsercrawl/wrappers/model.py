@@ -348,10 +348,18 @@ class Wrapper:
 # Pages
 
 
+# HTML5 void elements libxml2's HTML parser does not know: it would nest everything after a
+# ``<wbr>`` inside it (rustdoc writes ``std::<wbr>simd::<wbr>prelude``), so every path below
+# one would depend on how many came before. Closed at once, they parse as the empty nodes they are.
+_UNKNOWN_VOID = re.compile(rb"<(wbr|source|track|embed|keygen)(\s[^<>]*)?/?>", re.I)
+_UNKNOWN_VOID_END = re.compile(rb"</(?:wbr|source|track|embed|keygen)\s*>", re.I)
+
+
 def parse_html(html: str | bytes) -> etree._Element:
     """Parse a page with lxml; comments and processing instructions are dropped."""
     if isinstance(html, str):
         html = html.encode("utf-8")
+    html = _UNKNOWN_VOID.sub(rb"<\1\2></\1>", _UNKNOWN_VOID_END.sub(b"", html))
     if not html.strip():
         return lxml.html.fromstring("<html><body></body></html>")
     parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, encoding="utf-8")

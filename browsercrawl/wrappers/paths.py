@@ -17,6 +17,7 @@ from browsercrawl.wrappers.dom import Page, is_leaf
 from browsercrawl.wrappers.model import _ATTR_ORDER, _CLASS_TOKEN, _GENERATED, norm
 
 _NTH = re.compile(r":nth-of-type\(\d+\)")
+_LAST = ":last-of-type"
 _TAG = re.compile(r"[\w-]+")
 _LABEL_MAX = 40
 
@@ -74,6 +75,26 @@ def precise_steps(el: etree._Element, page: Page, *, anchor: bool = True) -> lis
         steps.append(step(node))
         node = node.getparent()
     return list(reversed(steps))
+
+
+def last_of_type_steps(el: etree._Element, page: Page) -> list[str] | None:
+    """:func:`precise_steps` with each position that is the last of its tag as ``:last-of-type``.
+
+    Breadcrumbs end with the page's own section however deep it is (``std::io`` /
+    ``std::str::pattern``): "the last link" holds where "the second link" does not. None when
+    no step is a last one.
+    """
+    steps = precise_steps(el, page)
+    nodes = _chain(el, len(steps))
+    out, changed = [], False
+    for st, node in zip(steps, nodes, strict=True):
+        parent = node.getparent()
+        if _NTH.search(st) and parent is not None and [s for s in parent if s.tag == node.tag][-1] is node:
+            out.append(_NTH.sub(":last-of-type", st))
+            changed = True
+        else:
+            out.append(st)
+    return out if changed else None
 
 
 def stable_classes(el: etree._Element) -> list[str]:
@@ -138,7 +159,7 @@ def generalise_pair(a: list[str], b: list[str]) -> list[str] | None:
 
 
 def without_positions(steps: list[str]) -> list[str]:
-    return [_NTH.sub("", s) for s in steps]
+    return [_NTH.sub("", s).replace(_LAST, "") for s in steps]
 
 
 def positions(css: str) -> int:

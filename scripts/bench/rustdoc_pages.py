@@ -15,6 +15,7 @@ after each markup change on the scored pages.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from browsercrawl.wrappers import Wrapper, learn_wrapper
@@ -42,7 +43,7 @@ def load_pages(root: Path, seed: int) -> tuple[list[str], list[dict[str, str]]]:
         if f.name.split(".", 1)[0] in KINDS and f.parent != root and f.stat().st_size <= MAX_BYTES
     )
     # Re-exports get a stub page redirecting to the item's home: it shows nothing of the item.
-    files = [f for f in files if 'id="main-content"' in f.read_text(encoding="utf-8")]
+    files = [f for f in files if re.search(r"id=[\"']main-content", f.read_text(encoding="utf-8"))]
     chosen = random.Random(seed).sample(files, N_PAGES)
     pages = [f.read_text(encoding="utf-8") for f in chosen]
     truth = [
