@@ -67,3 +67,15 @@ def test_rustdoc_pages_take_their_truth_from_the_file_path(tmp_path: Path) -> No
         t["kind"] in ("Struct", "Function") and t["name"] in p for p, t in zip(pages, truth, strict=True)
     )
     assert all(t["name"] != "Stub" for t in truth)
+
+
+def test_a_kind_two_samples_guessed_and_the_unseen_pages_deny_is_not_kept_for_healing() -> None:
+    """ "Error", "File" look like names; "expf128" on other pages does not: healing must not ask
+    the relocated value to be a capitalised name (it would move to a "Sections" heading)."""
+    samples = [page(["std", "io"], "Error"), page(["std", "fs"], "File")]
+    others = [page(["std", "f128"], f"expf{n}") for n in (128, 64, 32)] + [page(["std", "rc"], "Rc")]
+    values = [{"name": "Error"}, {"name": "File"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    assert wrapper.rules[0].fingerprint["kind"] is None
+    healer = HealingWrapper(Wrapper.from_json(wrapper.to_json()))
+    assert healer.apply(page(["std", "f16"], "powf16", wrap=True)) == {"name": "powf16"}

@@ -191,10 +191,16 @@ def relocate(
         alike = _alike(rule, page, group, taken, fp, labelled)
         if alike:
             break
-    if not alike and fp.get("label") and _label_on_page(fp["label"], page):
+    if (
+        not alike
+        and fp.get("label")
+        and _label_on_page(fp["label"], page)
+        and not rule.extract(page.root, page.texts)  # its path still finds one: keep that
+    ):
         # The label is still on the page but no longer beside a value like the field's (a
-        # wrapper div took the "label" away): judged without it, by a stricter measure. An
-        # optional field whose label is gone from the page is still not relocated.
+        # wrapper div took the "label" away) and the path finds nothing: judged without the
+        # label, by a stricter measure. An optional field whose label is gone from the page is
+        # still not relocated, nor one whose path still finds a value (blocks only reordered).
         loose = {**fp, "label": None}
         alike = [a for a in _alike(rule, page, visible, taken, loose, labelled) if a[0] >= LOOSE_SIMILARITY]
         found = _relocated(rule, page, alike, anchors, loose) if alike else None

@@ -173,6 +173,10 @@ def learn_wrapper(
             rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
         if unseen:
             check = check_on_cluster(rule, unseen, kind)
+            if rule.fingerprint and kind and check.found and check.kind_rate < 0.9:
+                # Two samples guessed the kind ("ChildExt", "Sections": capitalised names); the
+                # unseen values say otherwise ("expf128"): healing must not require it.
+                rule.fingerprint["kind"] = None
             report[label] = FieldReport(
                 label, kind, rule.many, check.pages, check.found_rate, check.kind_rate
             )
