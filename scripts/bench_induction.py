@@ -15,13 +15,16 @@ crawl to completion, then scores target precision/recall and field F1 against th
     .venv/bin/python scripts/bench_induction.py --sizes --demo [--demo-members 60 --demo-threads 400]
 
 With ``--wrappers`` it scores wrapper learning and healing on generated book shops
-(scripts/bench/wrapper_sites.py: seven tuning styles, three held-out ones): per site and field,
+(scripts/bench/wrapper_sites.py: thirty tuning styles, four held-out ones; ``--group`` picks one
+group) and, with ``--rustdoc``, on real pages (the Rust std API docs of a rustup toolchain,
+scripts/bench/rustdoc_pages.py): per site and field,
 strict F1 (exact normalised values) on 35 pages for ``--pairs`` random sample pairs, mean and
 worst, with and without the cluster's 25 unlabelled pages; then, for each markup change (classes
 renamed, wrapper div, blocks reordered, tags changed), the share of true values extracted before
 and after healing:
 
     .venv/bin/python scripts/bench_induction.py --sizes --wrappers [--pairs 6 --seed 1]
+    .venv/bin/python scripts/bench_induction.py --sizes --wrappers --group held-out --rustdoc
 """
 
 from __future__ import annotations
