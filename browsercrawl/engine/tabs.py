@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
@@ -44,11 +45,20 @@ _BLOCK_PATTERNS = {
 _ROUTE_ONLY = {"stylesheet", "script", "xhr", "fetch", "websocket"}
 
 
-def user_agent_context(user_agent: str | None) -> ContextFactory:
-    """The default factory: a fresh context, carrying over the replaced context's storage."""
+def user_agent_context(
+    user_agent: str | None, parked: Callable[[], dict[str, Any] | None] | None = None
+) -> ContextFactory:
+    """The default factory: a fresh context, carrying over the replaced context's storage.
+
+    ``parked`` gives the storage a closed browser's last context held (cookies and local storage
+    kept when auto mode closes the browser), for the first context of the next browser.
+    """
 
     async def factory(browser: Browser, previous: BrowserContext | None) -> BrowserContext:
-        state = await previous.storage_state() if previous is not None else None
+        if previous is not None:
+            state = await previous.storage_state()
+        else:
+            state = parked() if parked is not None else None
         return await browser.new_context(user_agent=user_agent, storage_state=state, service_workers="block")
 
     return factory
@@ -82,14 +92,14 @@ class TabPool:
 
     def __init__(
         self,
-        browser: Browser,
+        browser: Browser | None,
         rendering: RenderingConfig,
         size: int,
         hooks: Sequence[PageHook],
         context_factory: ContextFactory,
         guard: NavigationGuard | None = None,
     ) -> None:
-        self.browser = browser
+        self.browser = browser  # None while auto mode has the browser closed (runtime.py)
         self.guard = guard  # stops navigations out of the crawl's scope in every tab
         self.cfg = rendering
         self.hooks = list(hooks)
@@ -110,6 +120,7 @@ class TabPool:
     # -- contexts ------------------------------------------------------------------------------
     async def new_context(self, previous: BrowserContext | None = None) -> BrowserContext:
         """A context from the factory (logged in, when a session part supplies the factory)."""
+        assert self.browser is not None, "the browser is closed"
         return await self._factory(self.browser, previous)
 
     async def _new_context(self, previous: BrowserContext | None) -> _Context:
@@ -144,6 +155,10 @@ class TabPool:
         """Cookies of the current context, for the HTTP path."""
         ctx = await self._pick_context()
         return await ctx.context.cookies()
+
+    def current_contexts(self) -> list[BrowserContext]:
+        """The contexts new tabs open in (none before the first tab or cookie read)."""
+        return [c.context for c in self._active]
 
     async def recycle_all(self) -> None:
         """Retire every context (e.g. after a re-login) so new tabs start from fresh state."""
@@ -282,8 +297,13 @@ class TabPool:
             self._warming = None
 
     async def close(self) -> None:
+        """Close every context; the pool can serve again once given a browser (no tab may be in use)."""
         for c in list(self._all):
             with contextlib.suppress(PlaywrightError):
                 await c.context.close()
         self._all.clear()
         self._active.clear()
+        async with self._pool_changed:
+            self._unopened += len(self._idle)  # their slots are free again
+            self._idle.clear()
+            self._pool_changed.notify_all()
