@@ -206,7 +206,8 @@ class Crawler:
             return robots.crawl_delay(f"{scheme}://{host}/")
 
         writer = ResultWriter(db, frontier, self._on_commit, self._on_store_error)
-        self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle)
+        self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle,
+                                   hurry_writes=writer.hurry)
         if self.cluster is not None:
             sched = self.scheduler
             # URLs other workers queued: every slot looks again after each heartbeat.

@@ -5,8 +5,9 @@ Runs in a worker thread (lxml releases the GIL for much of its parsing), never o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
@@ -43,6 +44,25 @@ def runs_script(doc: lxml.html.HtmlElement) -> bool:
     return bool(_HANDLER_XPATH(doc))
 
 
+def _joiner(base_url: str) -> Callable[[str], str]:
+    """``urljoin(base_url, href)``, with the common case done without it (a third of the parse).
+
+    A root-relative href (``/item/5?page=2``) without dot segments, parameters or an empty query
+    or fragment (which ``urljoin`` would rewrite) resolves to the base's origin followed by it.
+    """
+    parts = urlsplit(base_url)
+    origin = f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+
+    def join(href: str) -> str:
+        if (origin and href[0] == "/" and not href.startswith("//") and "/." not in href
+                and ";" not in href and "\\" not in href and not href.endswith(("?", "#"))
+                and "?#" not in href and href.isprintable() and " " not in href):
+            return origin + href
+        return urljoin(base_url, href)
+
+    return join
+
+
 def parse_html(html: str | bytes, base_url: str) -> tuple[str, str, list[tuple[str, str]]]:
     """Return (title, visible text, links as (absolute URL, anchor text)) of an HTML document."""
     return parse_page(html, base_url)[:3]
@@ -72,13 +92,14 @@ def parse_page(html: str | bytes, base_url: str) -> ParsedPage:
 
     links: list[tuple[str, str]] = []
     seen: set[str] = set()
+    join = _joiner(base_url)
     for a in doc.iterfind(".//a[@href]"):
         href = (a.get("href") or "").strip()
         if not href or href.startswith(("javascript:", "mailto:", "tel:", "#")):
             continue
-        absolute = urljoin(base_url, href)
+        absolute = join(href)
         if not absolute.startswith(("http://", "https://")) or absolute in seen:
             continue
         seen.add(absolute)
-        links.append((absolute, _collapse(a.text_content())[:200]))
+        links.append((absolute, _collapse("".join(a.itertext()))[:200]))
     return ParsedPage(title, text, links, scripted)
