@@ -45,6 +45,10 @@ SNAPSHOT_JS = resources.files("browsercrawl.engine").joinpath("snapshot.js").rea
 async def _paced_goto(page: Page, url: str, wait_until: str, timeout_ms: float) -> Response | None:
     """``page.goto`` sent at the host's pace; the turn ends when the document's response arrives."""
     async with paced() as turn:
+        if not turn.paced:
+            # No listener: a response listener costs two protocol calls to (un)subscribe and an
+            # event per response of the page, in the driver and here.
+            return await page.goto(url, wait_until=wait_until, timeout=timeout_ms)
 
         def _arrived(response: Response) -> None:
             if response.frame == page.main_frame and response.request.is_navigation_request():
