@@ -32,7 +32,7 @@ from browsercrawl.engine.browser_fetcher import BrowserFetcher
 from browsercrawl.engine.hooks import PageHook
 from browsercrawl.engine.navigation import NavigationCheck, NavigationGuard
 from browsercrawl.engine.result import FetchResult
-from browsercrawl.engine.tabs import ContextFactory, TabPool, user_agent_context
+from browsercrawl.engine.tabs import CDP_BLOCK_TYPES, ContextFactory, TabPool, user_agent_context
 from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.scope import Scope, origin
 
@@ -106,7 +106,9 @@ class BrowserRuntime:
         try:
             scope = self.job.scope
             # With mode "any" and no ip_ranges nothing can leave the scope: no interception at all.
-            guard = NavigationGuard(scope_check(self.job)) if scope.mode != "any" or scope.ip_ranges else None
+            check = scope_check(self.job) if scope.mode != "any" or scope.ip_ranges else None
+            blocked = frozenset(CDP_BLOCK_TYPES[t] for t in self.job.rendering.block if t in CDP_BLOCK_TYPES)
+            guard = NavigationGuard(check, blocked) if check is not None or blocked else None
             self._pool = TabPool(None, self.job.rendering, self.tabs, self.hooks, self.context_factory, guard)
             self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks)
             stack.push_async_callback(self._close_browser)

@@ -34,13 +34,9 @@ log = logging.getLogger(__name__)
 # the session part's factory logs each context in as one of its accounts.
 ContextFactory = Callable[[Browser, BrowserContext | None], Awaitable[BrowserContext]]
 
-# URL patterns for CDP Network.setBlockedURLs, per resource type that has telling extensions.
-# Blocking through CDP, not a Playwright route: any route turns Chromium's HTTP cache off.
-_BLOCK_PATTERNS = {
-    "image": ["*.png*", "*.jpg*", "*.jpeg*", "*.gif*", "*.webp*", "*.svg*", "*.ico*", "*.avif*", "*.bmp*"],
-    "font": ["*.woff*", "*.woff2*", "*.ttf*", "*.otf*", "*.eot*"],
-    "media": ["*.mp4*", "*.webm*", "*.mp3*", "*.ogg*", "*.wav*", "*.m4a*", "*.mov*", "*.m3u8*"],
-}
+# The CDP resource types blocked through the Fetch domain (navigation.py), not a Playwright route:
+# any route turns Chromium's HTTP cache off.
+CDP_BLOCK_TYPES = {"image": "Image", "font": "Font", "media": "Media"}
 # Types only a route can block (they cost the HTTP cache).
 _ROUTE_ONLY = {"stylesheet", "script", "xhr", "fetch", "websocket"}
 
@@ -110,7 +106,6 @@ class TabPool:
         self._active: list[_Context] = []
         self._all: list[_Context] = []
         self._ctx_lock = asyncio.Lock()
-        self._patterns = [p for t in rendering.block for p in _BLOCK_PATTERNS.get(t, [])]
         self._route_types = {t for t in rendering.block if t in _ROUTE_ONLY}
         self.contexts_opened = 0
         self.tabs_opened = 0
@@ -180,10 +175,6 @@ class TabPool:
         for hook in self.hooks:
             await hook.on_page_created(page)
         cdp = await self.guard.attach(owner.context, page) if self.guard is not None else None
-        if self._patterns:
-            cdp = cdp or await owner.context.new_cdp_session(page)
-            await cdp.send("Network.enable")
-            await cdp.send("Network.setBlockedURLs", {"urls": self._patterns})
         return Tab(page, owner, cdp=cdp)
 
     async def _close_tab(self, tab: Tab) -> None:
