@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -171,11 +171,12 @@ class BrowserRuntime:
         self.closes += 1
 
     @contextlib.asynccontextmanager
-    async def in_use(self):  # type: ignore[no-untyped-def]
+    async def in_use(self) -> AsyncIterator[BrowserRuntime]:
         """Hold the browser open (launching it if it is closed) for the duration of the block."""
         self._busy += 1
         try:
-            if self._browser is None:
+            # Locked: a launch or a close is under way (a closing browser still looks open).
+            if self._browser is None or self._lock.locked():
                 async with self._lock:
                     if self._browser is None:
                         await self._launch()
