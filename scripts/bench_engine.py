@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark browsercrawl's engine against Crawlee, Scrapy and minimal loops on one generated site.
 
-Usage: .venv/bin/python scripts/bench_engine.py [--pages 500] [--html-pages N] [--only a,b] [--skip-peers]
-                                                 [--quick] [--json OUT] [--keep]
+Usage: .venv/bin/python scripts/bench_engine.py [--pages 500] [--html-pages N] [--rounds N] [--html-rounds N]
+                                                 [--only a,b] [--skip-peers] [--quick] [--json OUT] [--keep]
 
 What it does (issue 2): generates a shop of N items, each as a JavaScript-rendered page (the item
 and its links come from a JSON endpoint) and as plain HTML (scripts/bench/site.py); serves it with
@@ -294,6 +294,16 @@ def run_one(
 
 
 # -- reporting ----------------------------------------------------------------------------------
+def median_row(rounds: list[Row]) -> Row:
+    """The round with the median pages/s (the lower middle of an even count); notes the spread."""
+    ordered = sorted(rounds, key=lambda r: r.pages_per_s)
+    row = ordered[(len(ordered) - 1) // 2]
+    if len(ordered) > 1:
+        spread = "/".join(str(r.pages_per_s) for r in ordered)
+        row.note = (row.note + "; " if row.note else "") + f"median of {len(ordered)}: {spread} pages/s"
+    return row
+
+
 def table(rows: list[Row]) -> str:
     head = (
         "| crawler | site | pages | items ok | pages/s | CPU ms/page | peak PSS MiB | req/page | wall s |\n"
@@ -375,6 +385,9 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated config names (see the table)")
     ap.add_argument("--skip-peers", action="store_true", help="skip Crawlee and Scrapy (no venvs needed)")
     ap.add_argument("--quick", action="store_true", help="200 pages and 300/1500-page memory runs")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds of every row (each row: the median)")
+    ap.add_argument("--html-rounds", type=int, default=3,
+                    help="rounds of the plain-HTML rows (default 3: they take seconds and vary most)")
     ap.add_argument("--html-pages", type=int, default=None,
                     help="items of the plain-HTML site (default 3x --pages: an HTTP crawl of 300 pages "
                          "lasts a fraction of a second, too short a window to measure)")
@@ -427,22 +440,30 @@ def main() -> int:
     for name in sorted({c.crawler for c in configs if c.peer}):
         peers.ensure_venv(name)
     server = SiteServer(SITE_ROOT, WORK / "server", force_aiohttp=args.aiohttp_server).start()
-    rows: list[Row] = []
+    runs: dict[str, list[Row]] = {c.name: [] for c in configs}
     started = datetime.now(UTC)
     try:
-        for cfg in configs:
-            print(f"bench: {cfg.name} ({cfg.variant}, {cfg.size} pages) ...", file=sys.stderr, flush=True)
-            row = run_one(cfg, server, scripts, args.keep, overrides)
-            rows.append(row)
-            print(
-                f"bench:   {row.items_ok}/{row.size} items, {row.pages_per_s} pages/s, "
-                f"{row.cpu_ms_per_page} CPU ms/page ({row.cpu_ms_by_process}), "
-                f"{row.peak_pss_mib} MiB PSS ({row.peak_pss_mib_by_process}) {row.note}",
-                file=sys.stderr,
-                flush=True,
-            )
+        # Rounds interleave the crawlers (a burst of load on the shared machine hits all of them),
+        # and each row is the round with the median pages/s.
+        for rnd in range(max(args.rounds, args.html_rounds)):
+            for cfg in configs:
+                wanted = args.html_rounds if cfg.variant != "js" else args.rounds
+                if rnd >= wanted:
+                    continue
+                print(f"bench: {cfg.name} ({cfg.variant}, {cfg.size} pages) round {rnd + 1}/{wanted} ...",
+                      file=sys.stderr, flush=True)
+                row = run_one(cfg, server, scripts, args.keep, overrides)
+                runs[cfg.name].append(row)
+                print(
+                    f"bench:   {row.items_ok}/{row.size} items, {row.pages_per_s} pages/s, "
+                    f"{row.cpu_ms_per_page} CPU ms/page ({row.cpu_ms_by_process}), "
+                    f"{row.peak_pss_mib} MiB PSS ({row.peak_pss_mib_by_process}) {row.note}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         server.stop()
+    rows = [median_row(runs[c.name]) for c in configs if runs[c.name]]
     load = os.getloadavg()
     print(
         f"\nbrowsercrawl engine bench, {started:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "
