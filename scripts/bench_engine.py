@@ -42,8 +42,10 @@ from bench import peers, site  # noqa: E402
 from bench.sampler import TreeSampler  # noqa: E402
 from bench.server import SiteServer  # noqa: E402
 
-WORK = Path("/tmp/bc-bench-engine")
-SITE_ROOT = Path("/tmp/bc-bench-site")
+# BC_BENCH_DIR moves the runs and the site elsewhere: two benches sharing /tmp/bc-bench-engine
+# overwrite each other's run folders (a crawler then reads another bench's files).
+WORK = Path(os.environ.get("BC_BENCH_DIR", "/tmp")) / "bc-bench-engine"
+SITE_ROOT = Path(os.environ.get("BC_BENCH_DIR", "/tmp")) / "bc-bench-site"
 VENV_PY = ROOT / ".venv" / "bin" / "python"
 CONCURRENCY = 8
 # The row for the smallest job file on the JavaScript site: no wait named, the engine's default
