@@ -24,6 +24,7 @@ class CrawlSummary:
     contexts_opened: int
     tabs_opened: int
     interrupted: bool
+    browser_launches: int = 0  # auto mode launches Chromium only while a URL shape needs it
     adaptive: dict[str, str] = field(default_factory=dict)
     waits: dict[str, str] = field(default_factory=dict)  # per URL shape: its learned wait
     # Links not followed as crawler traps (by rule) and session ids removed from URLs.
