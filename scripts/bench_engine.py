@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark browsercrawl's engine against Crawlee, Scrapy and minimal loops on one generated site.
 
-Usage: .venv/bin/python scripts/bench_engine.py [--pages 500] [--only a,b] [--skip-peers] [--quick]
-                                                 [--json OUT] [--keep]
+Usage: .venv/bin/python scripts/bench_engine.py [--pages 500] [--html-pages N] [--rounds N] [--html-rounds N]
+                                                 [--only a,b] [--skip-peers] [--quick] [--json OUT] [--keep]
 
 What it does (issue 2): generates a shop of N items, each as a JavaScript-rendered page (the item
 and its links come from a JSON endpoint) and as plain HTML (scripts/bench/site.py); serves it with
@@ -48,8 +48,10 @@ from bench import peers, site  # noqa: E402
 from bench.sampler import TreeSampler  # noqa: E402
 from bench.server import SiteServer  # noqa: E402
 
-WORK = Path("/tmp/bc-bench-engine")
-SITE_ROOT = Path("/tmp/bc-bench-site")
+# BC_BENCH_DIR moves the runs and the site elsewhere: two benches sharing /tmp/bc-bench-engine
+# overwrite each other's run folders (a crawler then reads another bench's files).
+WORK = Path(os.environ.get("BC_BENCH_DIR", "/tmp")) / "bc-bench-engine"
+SITE_ROOT = Path(os.environ.get("BC_BENCH_DIR", "/tmp")) / "bc-bench-site"
 VENV_PY = ROOT / ".venv" / "bin" / "python"
 CONCURRENCY = 8
 # The row for the smallest job file on the JavaScript site: no wait named, the engine's default
@@ -110,13 +112,20 @@ class Row:
     peak_pss_mib_by_process: dict[str, float] = field(default_factory=dict)
 
 
-def plan(pages: int, mem_sizes: tuple[int, int]) -> list[Config]:
+# The row of auto mode on static pages that each carry a script (tagged/item/{i}): it has to render
+# a few pages to learn that nothing needs the browser, then close it.
+AUTO_TAGGED = "browsercrawl-auto-tagged"
+
+
+def plan(pages: int, mem_sizes: tuple[int, int], html_pages: int | None = None) -> list[Config]:
     small, big = mem_sizes
+    static = html_pages or pages
     return [
-        Config("browsercrawl-http", "browsercrawl", "html", pages, "http"),
-        Config("browsercrawl-auto", "browsercrawl", "html", pages, "auto"),
-        Config("scrapy", "scrapy", "html", pages, "", peer=True),
-        Config("aiohttp-lxml", "aiohttp_lxml", "html", pages),
+        Config("browsercrawl-http", "browsercrawl", "html", static, "http"),
+        Config("browsercrawl-auto", "browsercrawl", "html", static, "auto"),
+        Config(AUTO_TAGGED, "browsercrawl", "tagged", static, "auto"),
+        Config("scrapy", "scrapy", "html", static, "", peer=True),
+        Config("aiohttp-lxml", "aiohttp_lxml", "html", static),
         Config("browsercrawl", "browsercrawl", "js", pages, "browser"),
         Config(DEFAULT_WAITS, "browsercrawl", "js", pages, "browser", default_waits=True),
         Config("raw-playwright", "raw_playwright", "js", pages),
@@ -293,13 +302,16 @@ def run_one(
             k: round(v * 1000 / max(pages, 1), 1) for k, v in sorted(usage.cpu_by_kind.items())
         },
     )
-    if cfg.crawler == "browsercrawl" and cfg.mode == "auto" and cfg.variant != "html":
+    if cfg.crawler == "browsercrawl" and cfg.mode == "auto":
         summary = read_jsonl(run_dir / "stdout.txt")
         if summary:
-            info = summary[-1].get("api_shortcut") or {}
-            shapes = "; ".join(v.split(" (")[0] for v in (info.get("shapes") or {}).values())
             row.note = (row.note + " " if row.note else "") + (
-                f"renders avoided {info.get('renders_avoided', 0)}; {shapes}")
+                f"{summary[-1].get('via_browser', 0)} rendered, "
+                f"{summary[-1].get('browser_launches', 0)} browser launches")
+            info = summary[-1].get("api_shortcut") or {}
+            if info:
+                shapes = "; ".join(v.split(" (")[0] for v in (info.get("shapes") or {}).values())
+                row.note += f"; renders avoided {info.get('renders_avoided', 0)}; {shapes}"
     if cfg.default_waits:
         summary = read_jsonl(run_dir / "stdout.txt")
         if summary:
@@ -317,6 +329,16 @@ def run_one(
 
 
 # -- reporting ----------------------------------------------------------------------------------
+def median_row(rounds: list[Row]) -> Row:
+    """The round with the median pages/s (the lower middle of an even count); notes the spread."""
+    ordered = sorted(rounds, key=lambda r: r.pages_per_s)
+    row = ordered[(len(ordered) - 1) // 2]
+    if len(ordered) > 1:
+        spread = "/".join(str(r.pages_per_s) for r in ordered)
+        row.note = (row.note + "; " if row.note else "") + f"median of {len(ordered)}: {spread} pages/s"
+    return row
+
+
 def table(rows: list[Row]) -> str:
     head = (
         "| crawler | site | pages | items ok | pages/s | CPU ms/page | peak PSS MiB | req/page | wall s |\n"
@@ -358,7 +380,13 @@ def ratios(rows: list[Row], mem_sizes: tuple[int, int]) -> list[str]:
         )
     if p := both("browsercrawl", "raw-playwright"):
         ratio = p[0].pages_per_s / p[1].pages_per_s
-        out.append(f"rendered: browsercrawl / raw Playwright loop pages/s = {ratio:.2f}x")
+        cpu = p[0].cpu_ms_per_page / max(p[1].cpu_ms_per_page, 1)
+        out.append(f"rendered: browsercrawl / raw Playwright loop pages/s = {ratio:.2f}x (target >= 1.0), "
+                   f"CPU per page {cpu:.2f}x: {'MET' if ratio >= 1.0 else 'NOT MET'}")
+    if (r := by.get("browsercrawl")) and (c := by.get("crawlee")) and c.peak_pss_mib:
+        pss = r.peak_pss_mib / c.peak_pss_mib
+        out.append(f"rendered: browsercrawl / Crawlee peak PSS = {pss:.2f} (target <= 0.80): "
+                   f"{'MET' if pss <= 0.8 else 'NOT MET'}")
     if p := both(AUTO_JS, "raw-playwright"):
         ratio = p[0].pages_per_s / p[1].pages_per_s
         same = same_items(AUTO_JS, "browsercrawl")
@@ -378,17 +406,19 @@ def ratios(rows: list[Row], mem_sizes: tuple[int, int]) -> list[str]:
         out.append(
             f"rendered: browsercrawl / scrapy-playwright pages/s = {p[0].pages_per_s / p[1].pages_per_s:.2f}x"
         )
-    for mode in ("auto", "http"):
-        if p := both(f"browsercrawl-{mode}", "scrapy"):
+    for name in ("browsercrawl-auto", AUTO_TAGGED, "browsercrawl-http"):
+        if p := both(name, "scrapy"):
             ratio = p[0].pages_per_s / p[1].pages_per_s
-            target = " (target >= 1x)" if mode == "auto" else ""
-            verdict = (": MET" if ratio >= 1 else ": NOT MET") if mode == "auto" else ""
-            out.append(
-                f"plain HTML: browsercrawl rendering={mode} / Scrapy pages/s = {ratio:.2f}x{target}{verdict}"
-            )
+            pss = p[0].peak_pss_mib / max(p[1].peak_pss_mib, 1)
+            line = f"plain HTML: {name} / Scrapy pages/s = {ratio:.2f}x, peak PSS {pss:.2f}x"
+            if name != "browsercrawl-http":
+                ok = ratio >= 1.5 and pss <= 2.0
+                line += f" (target >= 1.5x at <= 2x PSS): {'MET' if ok else 'NOT MET'}"
+            out.append(line)
     if p := both("browsercrawl-http", "aiohttp-lxml"):
         ratio = p[0].pages_per_s / p[1].pages_per_s
-        out.append(f"plain HTML: browsercrawl rendering=http / aiohttp+lxml loop = {ratio:.2f}x")
+        out.append(f"plain HTML: browsercrawl rendering=http / aiohttp+lxml loop = {ratio:.2f}x "
+                   f"(target >= 0.5): {'MET' if ratio >= 0.5 else 'NOT MET'}")
     small, big = (by.get(f"browsercrawl-{s}") for s in mem_sizes)
     if small and big and small.peak_pss_mib:
         growth = big.peak_pss_mib / small.peak_pss_mib
@@ -413,19 +443,21 @@ def same_items(a: str, b: str) -> str:
 
 
 def main() -> int:
-    global WORK, SITE_ROOT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=None, help="items in the main site (default 500; quick 200)")
     ap.add_argument("--only", default="", help="comma-separated config names (see the table)")
     ap.add_argument("--skip-peers", action="store_true", help="skip Crawlee and Scrapy (no venvs needed)")
     ap.add_argument("--quick", action="store_true", help="200 pages and 300/1500-page memory runs")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds of every row (each row: the median)")
+    ap.add_argument("--html-rounds", type=int, default=3,
+                    help="rounds of the plain-HTML rows (default 3: they take seconds and vary most)")
+    ap.add_argument("--html-pages", type=int, default=None,
+                    help="items of the plain-HTML site (default 3x --pages: an HTTP crawl of 300 pages "
+                         "lasts a fraction of a second, too short a window to measure)")
     ap.add_argument("--mem-sizes", default=None, help="two site sizes for the memory check (1000,5000)")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     ap.add_argument("--keep", action="store_true", help="keep each run's database/storage")
     ap.add_argument("--aiohttp-server", action="store_true", help="serve with aiohttp instead of nginx")
-    ap.add_argument("--work", type=Path, default=None,
-                    help=f"runs, server log and site under this folder (default {WORK} and {SITE_ROOT}); "
-                    "two benchmarks at once need two folders: they share the server log otherwise")
     ap.add_argument(
         "--set",
         action="append",
@@ -434,8 +466,6 @@ def main() -> int:
         help="override browsercrawl job keys, e.g. --set 'rendering.block=[\"image\"]'",
     )
     args = ap.parse_args()
-    if args.work is not None:
-        WORK, SITE_ROOT = args.work, args.work / "site"
     overrides: dict[str, object] = {}
     for item in args.set:
         key, _, raw = item.partition("=")
@@ -449,7 +479,7 @@ def main() -> int:
         mem_sizes = (a, b)
     else:
         mem_sizes = (300, 1500) if args.quick else (1000, 5000)
-    configs = plan(pages, mem_sizes)
+    configs = plan(pages, mem_sizes, args.html_pages or 3 * pages)
     if args.only:
         rest = args.only
         wanted = set()
@@ -473,22 +503,30 @@ def main() -> int:
     for name in sorted({c.crawler for c in configs if c.peer}):
         peers.ensure_venv(name)
     server = SiteServer(SITE_ROOT, WORK / "server", force_aiohttp=args.aiohttp_server).start()
-    rows: list[Row] = []
+    runs: dict[str, list[Row]] = {c.name: [] for c in configs}
     started = datetime.now(UTC)
     try:
-        for cfg in configs:
-            print(f"bench: {cfg.name} ({cfg.variant}, {cfg.size} pages) ...", file=sys.stderr, flush=True)
-            row = run_one(cfg, server, scripts, args.keep, overrides)
-            rows.append(row)
-            print(
-                f"bench:   {row.items_ok}/{row.size} items, {row.pages_per_s} pages/s, "
-                f"{row.cpu_ms_per_page} CPU ms/page ({row.cpu_ms_by_process}), "
-                f"{row.peak_pss_mib} MiB PSS ({row.peak_pss_mib_by_process}) {row.note}",
-                file=sys.stderr,
-                flush=True,
-            )
+        # Rounds interleave the crawlers (a burst of load on the shared machine hits all of them),
+        # and each row is the round with the median pages/s.
+        for rnd in range(max(args.rounds, args.html_rounds)):
+            for cfg in configs:
+                wanted = args.html_rounds if cfg.variant not in ("js", "jsx") else args.rounds
+                if rnd >= wanted:
+                    continue
+                print(f"bench: {cfg.name} ({cfg.variant}, {cfg.size} pages) round {rnd + 1}/{wanted} ...",
+                      file=sys.stderr, flush=True)
+                row = run_one(cfg, server, scripts, args.keep, overrides)
+                runs[cfg.name].append(row)
+                print(
+                    f"bench:   {row.items_ok}/{row.size} items, {row.pages_per_s} pages/s, "
+                    f"{row.cpu_ms_per_page} CPU ms/page ({row.cpu_ms_by_process}), "
+                    f"{row.peak_pss_mib} MiB PSS ({row.peak_pss_mib_by_process}) {row.note}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         server.stop()
+    rows = [median_row(runs[c.name]) for c in configs if runs[c.name]]
     load = os.getloadavg()
     print(
         f"\nbrowsercrawl engine bench, {started:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "

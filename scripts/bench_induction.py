@@ -15,13 +15,16 @@ crawl to completion, then scores target precision/recall and field F1 against th
     .venv/bin/python scripts/bench_induction.py --sizes --demo [--demo-members 60 --demo-threads 400]
 
 With ``--wrappers`` it scores wrapper learning and healing on generated book shops
-(scripts/bench/wrapper_sites.py: seven tuning styles, three held-out ones): per site and field,
+(scripts/bench/wrapper_sites.py: thirty tuning styles, four held-out ones; ``--group`` picks one
+group) and, with ``--rustdoc``, on real pages (the Rust std API docs of a rustup toolchain,
+scripts/bench/rustdoc_pages.py): per site and field,
 strict F1 (exact normalised values) on 35 pages for ``--pairs`` random sample pairs, mean and
 worst, with and without the cluster's 25 unlabelled pages; then, for each markup change (classes
 renamed, wrapper div, blocks reordered, tags changed), the share of true values extracted before
 and after healing:
 
     .venv/bin/python scripts/bench_induction.py --sizes --wrappers [--pairs 6 --seed 1]
+    .venv/bin/python scripts/bench_induction.py --sizes --wrappers --group held-out --rustdoc
 """
 
 from __future__ import annotations
@@ -203,9 +206,23 @@ def main() -> None:
     ap.add_argument("--precrawl", type=int, default=150, help="pre-crawl pages for the demo")
     ap.add_argument("--wrappers", action="store_true", help="score wrapper learning and healing")
     ap.add_argument("--pairs", type=int, default=6, help="random sample pairs per site (--wrappers)")
+    ap.add_argument(
+        "--rustdoc",
+        nargs="?",
+        const="auto",
+        help="also score wrappers on real pages: the Rust std API docs of a rustup toolchain (or DIR)",
+    )
+    ap.add_argument(
+        "--group",
+        choices=("all", "tuning", "held-out"),
+        default="all",
+        help="which wrapper sites to score (--wrappers): a held-out batch alone scores in a minute",
+    )
     args = ap.parse_args()
     if args.wrappers:
-        bench_wrappers(args.pairs, args.seed)
+        bench_wrappers(args.pairs, args.seed, args.group)
+    if args.rustdoc:
+        bench_rustdoc(args.rustdoc, args.pairs, args.seed)
     if args.demo:
         bench_demo(args.demo_members, args.demo_threads, args.precrawl)
     if not args.sizes:
@@ -244,12 +261,14 @@ def main() -> None:
     print("URLs/s counts parsing + clustering; regex s is generation with the cross-cluster check.")
 
 
-def bench_wrappers(n_pairs: int, seed: int) -> None:
+def bench_wrappers(n_pairs: int, seed: int, only: str = "all") -> None:
     """Strict per-field F1 over random sample pairs, and healing after markup changes."""
     from scripts.bench.wrapper_score import healing, pairs_for, score_pair, site_of
     from scripts.bench.wrapper_sites import FIELDS, HELD_OUT, TUNING
 
     for group, styles in (("tuning", TUNING), ("held-out", HELD_OUT)):
+        if only not in ("all", group):
+            continue
         print(f"\n== {group} sites: strict F1 per field over {n_pairs} random sample pairs ==")
         print(f"{'site':<11}{'field':<11}{'mean':>6}{'worst':>7}{'2-only mean':>13}{'2-only worst':>14}")
         low_mean, low_worst = 1.0, 1.0
@@ -279,6 +298,19 @@ def bench_wrappers(n_pairs: int, seed: int) -> None:
             mean = sum(rates) / len(rates)
             print(f"{group}: {kind}: healed values {mean:.3f} (lowest site {min(rates):.3f})")
     print("F1 on exact whitespace-normalised values; '2-only' = learned from the two samples alone.")
+
+
+def bench_rustdoc(where: str, n_pairs: int, seed: int) -> None:
+    """Wrappers on real pages with truth from their file paths (``scripts/bench/rustdoc_pages.py``)."""
+    from pathlib import Path
+
+    from scripts.bench.rustdoc_pages import default_root, score
+
+    root = default_root() if where == "auto" else Path(where)
+    if root is None or not root.is_dir():
+        print("\n(no Rust std docs found: install a rustup toolchain's docs or give --rustdoc DIR)")
+        return
+    score(root, seed, n_pairs)
 
 
 def bench_demo(members: int, threads: int, precrawl_pages: int) -> None:

@@ -168,7 +168,7 @@ SAMPLE = '{ url = "http://127.0.0.1:9/t/1-a", values = { title = "A" } }'
     [
         ("induce", "", "site.toml: no [induction] section"),
         ("induce", "[induction]\nprofile = 'p.json'", "site.toml: induction.samples: required for induce"),
-        ("induce", f"[induction]\nsamples = [{SAMPLE}]", "induction.samples: give exactly two sample"),
+        ("induce", f"[induction]\nsamples = [{SAMPLE}]", "induction.samples: give at least two sample"),
         ("induce", "[induction]\nsample = 'x.json'", "site.toml: induction.sample: unknown key"),
         ("induce", "[induction]\nkeywords = 'a && (b'", "site.toml: induction.keywords:"),
         ("induce", "[induction]\nprecrawl_pages = 1", "site.toml: induction.precrawl_pages:"),
@@ -204,7 +204,8 @@ def test_bad_samples_file_names_file_and_key(tmp_path, capsys) -> None:
 def test_induce_ignores_a_broken_old_profile_and_names_an_unreachable_entry(tmp_path, capsys) -> None:
     """Re-inducing must work over a broken profile; a dead entry page is a one-line error."""
     (tmp_path / "bad.json").write_text("{ nope")
-    induction = f"[induction]\nprofile = 'bad.json'\nsamples = [{SAMPLE}, {SAMPLE}]"
+    other = SAMPLE.replace("/t/1-a", "/t/2-b")
+    induction = f"[induction]\nprofile = 'bad.json'\nsamples = [{SAMPLE}, {other}]"
     job = _job(tmp_path, induction + "\n\n[politeness]\nmax_retries = 0")
     code, _, err = run_cli(["induce", str(job)], capsys)
     assert code == 2, err

@@ -105,3 +105,28 @@ def test_repairs_are_logged_and_reported(shop, caplog):
         healer.apply(change_markup(site.pages[SCORED[0]], "classes_renamed"), base_url="http://shop.test/b/1")
     assert seen and seen == healer.repairs
     assert any("healed" in r.message and "http://shop.test/b/1" in r.message for r in caplog.records)
+
+
+def test_a_field_learned_in_a_hidden_tab_is_relocated_among_hidden_nodes():
+    """Nothing visible holds the details: after a redesign they are found in the hidden panel."""
+    from browsercrawl.wrappers import learn_wrapper
+
+    def page(fmt: str, sku: str, edition: str | None = None, cls: str = "k") -> str:
+        rows = [("Publisher", "Tor")] + ([("Edition", edition)] if edition else [])
+        rows += [("Format", fmt), ("Product ID", sku)]
+        table = "".join(f"<tr><td class='{cls}'>{k}</td><td class='{cls}v'>{v}</td></tr>" for k, v in rows)
+        return f"<html><body><h1>T</h1><div role='tabpanel' hidden><table>{table}</table></div></body></html>"
+
+    samples = [page("Hardcover", "BK-101"), page("Paperback", "BK-102")]
+    others = [
+        page("Paperback", "BK-203", "2nd"),
+        page("Hardcover", "BK-204"),
+        page("Paperback", "BK-205", "3rd"),
+    ]
+    values = [{"binding": "Hardcover", "sku": "BK-101"}, {"binding": "Paperback", "sku": "BK-102"}]
+    healer = HealingWrapper(learn_wrapper(samples, values, cluster_pages=others).wrapper)
+    assert healer.apply(page("Paperback", "BK-306", "2nd", cls="x1")) == {
+        "binding": "Paperback",
+        "sku": "BK-306",
+    }
+    assert healer.repairs

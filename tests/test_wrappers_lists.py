@@ -48,3 +48,57 @@ def test_without_other_pages_a_single_value_stays_single():
     samples = [book("A", ["Jane Doe"]), book("B", ["John Roe"])]
     result = learn_wrapper(samples, [{"authors": "Jane Doe"}, {"authors": "John Roe"}])
     assert not result.wrapper.rules[0].many
+
+
+def _byline(title: str, by: str, publisher: str = "Vintage") -> str:
+    return f"<html><body><h1>{title}</h1><p class='by'>{by}</p><p class='pub'>{publisher}</p></body></html>"
+
+
+def test_a_list_written_a_and_b_without_any_comma_is_split_when_its_names_recur() -> None:
+    """No page shows a comma; the names joined by "&" stand alone on other pages, so it is a list."""
+    others = [
+        _byline("C", "Ann Lee &amp; Bo Chen"),
+        _byline("D", "Cy Dunn"),
+        _byline("E", "Dee Fox &amp; Ann Lee"),
+        _byline("F", "Bo Chen"),
+        _byline("G", "Eve Gold &amp; Fay Hill"),
+        _byline("H", "Gus Ito"),
+    ]
+    samples = [_byline("A", "Jane Doe"), _byline("B", "Cy Dunn")]
+    result = learn_wrapper(samples, [{"authors": "Jane Doe"}, {"authors": "Cy Dunn"}], cluster_pages=others)
+    rule = result.wrapper.rules[0]
+    assert rule.many
+    assert result.wrapper.apply(others[4]) == {"authors": ["Eve Gold", "Fay Hill"]}
+    assert result.wrapper.apply(samples[0]) == {"authors": ["Jane Doe"]}
+
+
+def test_names_written_with_an_ampersand_stay_whole() -> None:
+    """ "Simon & Schuster" repeats whole and series titles share their first piece: no list."""
+    pubs = ["Simon &amp; Schuster", "Vintage", "Simon &amp; Schuster", "Tor", "Farrar &amp; Straus"]
+    others = [_byline(f"T{i}", "Ann Lee", p) for i, p in enumerate(pubs)]
+    samples = [_byline("A", "Jane Doe", "Tor"), _byline("B", "Cy Dunn", "Vintage")]
+    result = learn_wrapper(samples, [{"publisher": "Tor"}, {"publisher": "Vintage"}], cluster_pages=others)
+    assert not result.wrapper.rules[0].many
+    assert result.wrapper.apply(others[0]) == {"publisher": "Simon & Schuster"}
+    titles = ["Tom &amp; Ann", "Tom &amp; Bo", "Tom &amp; Cy", "Rain", "Sun"]
+    others = [f"<html><body><h1>{t}</h1><p>x</p></body></html>" for t in titles]
+    samples = [f"<html><body><h1>{t}</h1><p>x</p></body></html>" for t in ("Moon", "Star")]
+    result = learn_wrapper(samples, [{"title": "Moon"}, {"title": "Star"}], cluster_pages=others)
+    assert result.wrapper.apply(others[1]) == {"title": "Tom & Bo"}
+
+
+def test_a_written_list_after_a_word_is_cut_out_before_it_is_split() -> None:
+    """ "de A, B et C": the list is cut after "de", then split; an initial's dot stays in the name."""
+
+    def page(by: str) -> str:
+        return f"<html><body><h1>T</h1><p class='auteurs'>de {by}</p><p>Tor</p></body></html>"
+
+    others = [page("Eve Gold et Fay R. Hill"), page("Gus Ito"), page("Hal Jones, Ida King et Jo Lam")]
+    samples = [page("Ann Lee, Bo Chen et Cy Dunn"), page("Dee Fox")]
+    values = [{"authors": ["Ann Lee", "Bo Chen", "Cy Dunn"]}, {"authors": "Dee Fox"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    assert result.wrapper.apply(others[0]) == {"authors": ["Eve Gold", "Fay R. Hill"]}
+    samples = [page("Ann Lee"), page("Dee Fox")]
+    result = learn_wrapper(samples, [{"authors": "Ann Lee"}, {"authors": "Dee Fox"}], cluster_pages=others)
+    assert result.wrapper.apply(others[0]) == {"authors": ["Eve Gold", "Fay R. Hill"]}
+    assert result.wrapper.apply(others[2]) == {"authors": ["Hal Jones", "Ida King", "Jo Lam"]}

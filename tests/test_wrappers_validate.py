@@ -23,6 +23,41 @@ def test_kinds_of_sample_values(values, kind):
     assert kind_of(values) == kind
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2019/03/14",
+        "14-03-2019",
+        "14-Mar-2019",
+        "4. März 2019",
+        "4 mars 2019",
+        "1er avril 2020",
+        "4 de marzo de 2019",
+        "marzo de 2019",
+        "12 ottobre 2021",
+        "3 mei 2018",
+        "2019年3月14日",
+        "2019. 3. 14.",
+        "Sept. 4th, 2019",
+    ],
+)
+def test_dates_in_other_formats_and_languages_are_dates(value):
+    assert has_kind(value, "date")
+    assert not has_kind(value, "price")
+
+
+@pytest.mark.parametrize(
+    "value", ["R$ 12,99", "US$12.99", "CHF 12.–", "129 kr", "PLN 45,00", "45,00 zł", "¥1,200", "1 299,00 SEK"]
+)
+def test_prices_in_other_currencies_are_prices(value):
+    assert has_kind(value, "price")
+
+
+@pytest.mark.parametrize("value", ["Marseille 2019", "12 Maple Street", "2019", "Jane Doe", "1234567"])
+def test_look_alikes_are_not_dates_or_prices(value):
+    assert not has_kind(value, "date") and not has_kind(value, "price")
+
+
 def test_an_isbn_with_a_bad_check_digit_is_not_an_isbn():
     assert has_kind("9780140449136", "isbn") and not has_kind("9780140449137", "isbn")
 

@@ -33,7 +33,7 @@ async def induce_job(job: JobConfig, options: CrawlOptions, *, job_path: Path | 
 def induce_cmd(job: str, headed: bool, slow_mo: float | None, max_pages: int | None) -> None:
     """Learn a site profile for JOB: pre-crawl, URL classes, thresholds and a wrapper.
 
-    Needs an [induction] section with two sample target pages and their values. Writes the
+    Needs an [induction] section with two or more sample target pages and their values. Writes the
     profile to [induction] profile and prints the clusters with example URLs; `browsercrawl
     crawl JOB` then runs the supervised crawl and fills the records table.
     """

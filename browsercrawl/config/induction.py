@@ -10,11 +10,11 @@ the database path. The keyword expression is checked by the induction part, whic
     precrawl_pages = 300                      # pages the initialisation visits
     profile = "forum.profile.json"            # written by `induce`, read by `crawl`
     supervised = true                         # default: true when the profile exists
-    samples = [                               # two target pages and the values wanted on them
+    samples = [                               # two or more target pages and the values wanted on them
       { url = "https://forum.example/t/1-a", values = { title = "A", tags = ["x", "y"] } },
       { url = "https://forum.example/t/2-b", values = { title = "B", tags = [] } },
     ]
-    # or: samples = "samples.json"  (the same list of two {url, values} objects, as JSON)
+    # or: samples = "samples.json"  (the same list of {url, values} objects, as JSON)
 """
 
 from __future__ import annotations
@@ -77,13 +77,32 @@ class InductionConfig(BaseModel):
 
     @field_validator("samples")
     @classmethod
-    def _two_samples(cls, samples: list[Sample] | str | None) -> list[Sample] | str | None:
-        if isinstance(samples, list) and len(samples) != 2:
-            raise ValueError(f"give exactly two sample target pages, got {len(samples)}")
+    def _two_or_more_samples(cls, samples: list[Sample] | str | None) -> list[Sample] | str | None:
+        # Two pages are the least the learner can tell stable context from coincidence with;
+        # every further page only removes coincidences, so there is no upper bound.
+        if isinstance(samples, list):
+            _check_samples(samples)
         return samples
 
 
-class SamplesFile(BaseModel):
-    """A samples file (``samples = "samples.json"``): the same list of two ``{url, values}``."""
+def _check_samples(samples: list[Sample]) -> None:
+    """At least two samples, each URL once (a repeated page adds nothing and hides a typo)."""
+    if len(samples) < 2:
+        raise ValueError(f"give at least two sample target pages, got {len(samples)}")
+    seen: set[str] = set()
+    for s in samples:
+        if s.url in seen:
+            raise ValueError(f"sample URL {s.url} is given twice")
+        seen.add(s.url)
 
-    samples: list[Sample] = Field(min_length=2, max_length=2)
+
+class SamplesFile(BaseModel):
+    """A samples file (``samples = "samples.json"``): the same list of ``{url, values}`` objects."""
+
+    samples: list[Sample]
+
+    @field_validator("samples")
+    @classmethod
+    def _two_or_more_samples(cls, samples: list[Sample]) -> list[Sample]:
+        _check_samples(samples)
+        return samples

@@ -19,7 +19,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
@@ -32,19 +31,22 @@ from browsercrawl.engine.hooks import PageContext, PageHook, overrides
 from browsercrawl.engine.http_fetcher import check_status
 from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.engine.settle import SHAPE_WAITS, SettleLearner
-from browsercrawl.engine.tabs import PAGE_WATCH_JS, TabPool
+from browsercrawl.engine.tabs import SNAPSHOT_CALL, SNAPSHOT_JS, TAB_INIT_JS, TabPool
 from browsercrawl.engine.traces import save_trace
 from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.pacing import paced
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_JS = resources.files("browsercrawl.engine").joinpath("snapshot.js").read_text("utf-8")
 
 
 async def _paced_goto(page: Page, url: str, wait_until: str, timeout_ms: float) -> Response | None:
     """``page.goto`` sent at the host's pace; the turn ends when the document's response arrives."""
     async with paced() as turn:
+        if not turn.paced:
+            # No listener: a response listener costs two protocol calls to (un)subscribe and an
+            # event per response of the page, in the driver and here.
+            return await page.goto(url, wait_until=wait_until, timeout=timeout_ms)
 
         def _arrived(response: Response) -> None:
             if response.frame == page.main_frame and response.request.is_navigation_request():
@@ -55,6 +57,14 @@ async def _paced_goto(page: Page, url: str, wait_until: str, timeout_ms: float) 
             return await page.goto(url, wait_until=wait_until, timeout=timeout_ms)
         finally:
             page.remove_listener("response", _arrived)
+
+
+async def _snapshot(page: Page, arg: dict | None) -> dict:
+    """The snapshot (after its wait, given ``arg``), through the function the tab installed."""
+    snap = await page.evaluate(SNAPSHOT_CALL, arg)
+    if snap is None:
+        snap = await page.evaluate(SNAPSHOT_JS, arg)
+    return snap
 
 
 class BrowserFetcher:
@@ -102,7 +112,7 @@ class BrowserFetcher:
         page = await ctx.new_page()
         if self.pool.guard is not None:
             await self.pool.guard.attach(ctx, page)
-        await page.add_init_script(PAGE_WATCH_JS)
+        await page.add_init_script(TAB_INIT_JS)
         failed = True
         try:
             result = await self._render(page, request, settle)
@@ -244,7 +254,7 @@ class BrowserFetcher:
                 return snap
         for hook in self.hooks:
             await hook.before_snapshot(ctx)
-        snap = await page.evaluate(SNAPSHOT_JS, None)
+        snap = await _snapshot(page, None)
         snap["settled"] = settled
         return snap
 
@@ -252,7 +262,7 @@ class BrowserFetcher:
     async def _evaluate_wait(page: Page, arg: dict) -> dict:
         """The waiting evaluate; ``{"navigated": True}`` when the page went elsewhere meanwhile."""
         try:
-            return await page.evaluate(SNAPSHOT_JS, arg)
+            return await _snapshot(page, arg)
         except PlaywrightError as exc:
             if "Execution context was destroyed" not in str(exc):
                 raise

@@ -23,6 +23,7 @@ from browsercrawl.config import JobConfig
 from browsercrawl.engine.api_shortcut import TABLE as API_SHORTCUTS
 from browsercrawl.engine.api_shortcut import ApiShortcut
 from browsercrawl.engine.browser import job_launch_options, job_user_agent
+from browsercrawl.engine.browser_fetcher import BrowserFetcher
 from browsercrawl.engine.dispatch import Dispatcher
 from browsercrawl.engine.hooks import PageHook
 from browsercrawl.engine.http_fetcher import HttpClient, HttpFetcher
@@ -217,7 +218,8 @@ class Crawler:
             return robots.crawl_delay(f"{scheme}://{host}/")
 
         writer = ResultWriter(db, frontier, self._on_commit, self._on_store_error)
-        self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle)
+        self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle,
+                                   hurry_writes=writer.hurry)
         if self.cluster is not None:
             sched = self.scheduler
             # URLs other workers queued: every slot looks again after each heartbeat.
@@ -234,21 +236,30 @@ class Crawler:
         warm_task = None
         try:
             async with contextlib.AsyncExitStack() as stack:
+                browser: BrowserRuntime | BrowserFetcher | None = None
                 if self.job.rendering.mode != "http":
+                    # In auto mode Chromium runs only while some URL shape needs it (runtime.py).
                     self.runtime = await stack.enter_async_context(BrowserRuntime(
                         self.job, job_launch_options(self.job, headed=self.opts.headed,
                                                      slow_mo_ms=self.opts.slow_mo_ms),
-                        hooks=self.hooks, context_factory=self.context_factory))
+                        hooks=self.hooks, context_factory=self.context_factory,
+                        on_demand=self.router is not None))
                     http = HttpFetcher(http.client, self.hooks, self.runtime.cookies)
-                    renderer = self.runtime.fetcher
+                    renderer = browser = self.runtime.fetcher
                     # What an earlier run of this crawl learned about its URL shapes' waits.
                     renderer.waits.load(await asyncio.to_thread(
                         db.read, "SELECT shape, selector, content_ms, learned FROM shape_waits"))
-                    if self.runtime.plain_contexts:
+                    if self.router is not None:
+                        self.runtime.wanted = self.router.browser_needed
+                        self.runtime.on_close.append(http.resync_cookies)
+                        browser = self.runtime
+                    elif self.runtime.plain_contexts:
                         warm_task = self.runtime.pool.start_warming()
-                if self.shortcut is not None and renderer is not None and self.runtime is not None:
-                    self.shortcut.bind(http, renderer, self.runtime.cookies)
-                dispatcher = Dispatcher(http, renderer, self.router, self.shortcut)
+                if self.shortcut is not None and browser is not None and self.runtime is not None:
+                    self.shortcut.bind(http, browser, self.runtime.cookies)
+                dispatcher = Dispatcher(http, browser, self.router, self.runtime.close_if_unwanted
+                                        if self.runtime is not None and self.router is not None else None,
+                                        self.shortcut)
                 self._install_signals()
                 progress.start()
                 writer_task = asyncio.create_task(writer.run())
@@ -290,6 +301,7 @@ class Crawler:
         await db.close()
         seconds = time.monotonic() - started
         pool = renderer.pool if renderer is not None else None
+        launches = self.runtime.launches if self.runtime is not None else 0
         summary = CrawlSummary(
             database=db.location,
             pages_stored=writer.pages_stored,
@@ -306,6 +318,7 @@ class Crawler:
             via_http=http.fetched,
             contexts_opened=pool.contexts_opened if pool else 0,
             tabs_opened=pool.tabs_opened if pool else 0,
+            browser_launches=launches,
             interrupted=self._interrupted and self.fatal is None,
             adaptive=self.router.summary() if self.router else {},
             waits=renderer.waits.summary() if renderer else {},
@@ -471,7 +484,7 @@ class Crawler:
             if trace_dir and trace is None and self.runtime is not None:
                 # Non-retryable failure: reproduce it once in a traced context for the user.
                 with contextlib.suppress(FetchError):
-                    result = await self.runtime.fetcher.fetch(req, trace_dir=trace_dir)
+                    result = await self.runtime.fetch(req, trace_dir=trace_dir)
                     return await self._outcome(req, result), False, None
             self.counters.failed += 1
             return Outcome(Completion(req, "failed", error=str(exc)[:500])), False, None

@@ -7,6 +7,7 @@ the hooks themselves, so a page's rows are the same whichever path fetched it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -45,12 +46,18 @@ class Dispatcher:
     """
 
     def __init__(
-        self, http: HttpFetcher, browser: Fetcher | None, router: AdaptiveRouter | None = None,
+        self,
+        http: HttpFetcher,
+        browser: Fetcher | None,
+        router: AdaptiveRouter | None = None,
+        verdict_recorded: Callable[[], Awaitable[None]] | None = None,
         shortcut: ApiShortcut | None = None,
     ) -> None:
         self.http = http
         self.browser = browser
         self.router = router
+        # Told after each rendered comparison's verdict (the on-demand browser may close then).
+        self.verdict_recorded = verdict_recorded
         self.shortcut = shortcut  # auto mode: shapes the router renders may be built from JSON
 
     async def fetch(self, req: Request, *, trace_dir: Path | None = None) -> FetchResult:
@@ -91,6 +98,11 @@ class Dispatcher:
             )
         except FetchError:
             http_result = None
+        if http_result is not None and http_result.html is not None and http_result.scripted is False:
+            self.router.record(req.url, True, rendered=False)  # nothing would run: it is the page
+            if self.verdict_recorded is not None:
+                await self.verdict_recorded()
+            return http_result
         try:
             # Compared only once the page is done, whatever goto wait the job names: a snapshot
             # taken earlier looks like the HTTP shell and would pass a JavaScript shape as static.
@@ -117,4 +129,6 @@ class Dispatcher:
             self.router.record(req.url, False)
         if self.shortcut is not None:  # a rendered shape's comparisons are the shortcut's first samples
             await self.shortcut.observe(req, http_result, rendered, static)
+        if self.verdict_recorded is not None:
+            await self.verdict_recorded()
         return rendered

@@ -18,7 +18,7 @@ import aiohttp
 from yarl import URL
 
 from browsercrawl.engine.hooks import PageContext, PageHook
-from browsercrawl.engine.parse import parse_html
+from browsercrawl.engine.parse import parse_page
 from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.pacing import paced
@@ -124,7 +124,8 @@ class HttpClient:
             html = body.decode(_charset(ctype), errors="replace")
             result.html = html
             if parse:
-                result.title, result.text, result.links = await asyncio.to_thread(parse_html, html, final)
+                parsed = await asyncio.to_thread(parse_page, html, final)
+                result.title, result.text, result.links, result.scripted = parsed
         elif ctype.startswith("text/") or "json" in ctype:
             result.text = body.decode(_charset(ctype), errors="replace")
         return result
@@ -173,6 +174,10 @@ class HttpFetcher:
         self._cookies_at = -1e9
         self._cookie_lock = asyncio.Lock()
         self.fetched = 0
+
+    def resync_cookies(self) -> None:
+        """Take the browser's cookies again before the next fetch (e.g. it just closed)."""
+        self._cookies_at = -1e9
 
     async def fetch(self, request: Request, *, trace_dir: Path | None = None) -> FetchResult:
         """Fetch and let the hooks judge the page, like a rendered one (no trace on this path)."""

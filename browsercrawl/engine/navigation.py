@@ -6,6 +6,11 @@ document requests only (a Playwright route would intercept every request and tur
 cache off): every main-frame document request pauses, the scope judges its URL, and one that leaves
 is failed (``BlockedByClient``) before a byte is sent. The fetcher then reports the page as having
 left the scope, with the URL it tried to reach, and nothing of it is stored.
+
+The same ``Fetch`` patterns block the resource types the job blocks (images, fonts, media): a
+request of those types is failed when it pauses. ``Network.setBlockedURLs`` did that before, but it
+needs ``Network.enable``, which sends every network event of the tab over the CDP session to the
+driver and to Python (a few ms of CPU per page in Python, the driver and the browser process).
 """
 
 from __future__ import annotations
@@ -28,8 +33,9 @@ NavigationCheck = Callable[[str], Awaitable[str | None]]
 class NavigationGuard:
     """Attaches to tabs; remembers, per tab, the out-of-scope navigations it stopped."""
 
-    def __init__(self, check: NavigationCheck) -> None:
-        self._check = check
+    def __init__(self, check: NavigationCheck | None, blocked_types: frozenset[str] = frozenset()) -> None:
+        self._check = check  # None: only block resource types, let every navigation go
+        self.blocked_types = blocked_types  # CDP resource types failed at once (Image, Font, Media)
         self._stopped: dict[Page, list[tuple[str, str]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -46,14 +52,20 @@ class NavigationGuard:
             task.add_done_callback(self._tasks.discard)
 
         cdp.on("Fetch.requestPaused", paused)
+        types = sorted(self.blocked_types) + (["Document"] if self._check is not None else [])
         await cdp.send("Fetch.enable", {"patterns": [
-            {"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}]})
+            {"urlPattern": "*", "resourceType": t, "requestStage": "Request"} for t in types]})
         return cdp
 
     async def _decide(self, cdp: CDPSession, page: Page, main_frame: str, event: dict[str, Any]) -> None:
+        if event.get("resourceType") in self.blocked_types:
+            with contextlib.suppress(PlaywrightError):
+                await cdp.send("Fetch.failRequest", {"requestId": event["requestId"],
+                                                     "errorReason": "BlockedByClient"})
+            return
         url = event["request"]["url"]
         reason = None
-        if event.get("frameId") == main_frame:  # frames inside a page are its own business
+        if self._check is not None and event.get("frameId") == main_frame:  # frames: their own business
             try:
                 reason = await self._check(url)
             except Exception as exc:  # never leave a request paused: the tab would hang

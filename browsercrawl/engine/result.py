@@ -32,6 +32,8 @@ class FetchResult:
     # False when the page's wait ran out with requests in flight or its DOM still changing
     # (engine/settle.py): stored as pages.complete = 0.
     complete: bool = True
+    # Over HTTP: whether the HTML runs any script (None: not known, e.g. a rendered page).
+    scripted: bool | None = None
 
 
 class FetchError(Exception):

@@ -8,6 +8,11 @@ rendered meanwhile (with 8 workers that was a burst of needless browser pages pe
 static shape's pages are rendered again now and then in case that changes: the ``recheck_every``-th
 page, then at doubling intervals while the HTTP version keeps matching (a shape that has matched
 ten times is unlikely to change on the next page), back to ``recheck_every`` after a mismatch.
+
+A shape is judged with as few renders as the evidence allows: one mismatch decides 'browser' at
+once, and a page whose HTML runs no script at all counts as a match without being rendered (the
+browser would show exactly what the HTML says), so a site without scripts is crawled in ``auto``
+mode without ever launching Chromium. ``browser_needed`` tells the runtime when it may close it.
 """
 
 from __future__ import annotations
@@ -66,10 +71,12 @@ class _ShapeStats:
     http_since_check: int = 0
     comparing: int = 0  # comparisons started but not yet recorded
     recheck_after: int = 0  # HTTP pages before the next re-check (0: not set yet)
+    renders: int = 0  # comparisons that had to render the page
     changed: asyncio.Event | None = None  # set (and replaced) whenever a comparison ends
 
     def decided(self, sample: int) -> bool:
-        return self.compared >= sample
+        # A single page the HTTP version misses settles it: the shape needs rendering.
+        return self.compared >= sample or self.static_votes < self.compared
 
     def is_static(self) -> bool:
         return self.compared > 0 and self.static_votes == self.compared
@@ -125,9 +132,11 @@ class AdaptiveRouter:
             return "compare"
         return "http"
 
-    def record(self, url: str, static: bool) -> None:
+    def record(self, url: str, static: bool, rendered: bool = True) -> None:
+        """A comparison's verdict; ``rendered`` False: judged from the HTML alone (no script)."""
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
         stats.comparing = max(0, stats.comparing - 1)
+        stats.renders += int(rendered)
         if stats.decided(self.sample):  # a re-check; the next interval counts from its end
             stats.http_since_check = 0
             if static:
@@ -153,6 +162,14 @@ class AdaptiveRouter:
         stats = self._shapes.setdefault(url_shape(url), _ShapeStats())
         stats.comparing = max(0, stats.comparing - 1)
         stats.notify()
+
+    def browser_needed(self) -> bool:
+        """True while a shape renders its pages, has a comparison in flight, or has rendered some
+        of its samples and awaits the rest (closing between two samples would relaunch at once)."""
+        return any(
+            s.comparing or (not s.is_static() if s.decided(self.sample) else s.renders > 0)
+            for s in self._shapes.values()
+        )
 
     def summary(self) -> dict[str, str]:
         return {

@@ -3,24 +3,40 @@
 ``crawl``, ``induce``, ``recrawl`` and ``discover`` all render through one of these, so a page
 looks the same to each of them: same launch flags, same contexts (logged in when a session part
 supplies the factory), same hooks, same snapshot.
+
+In ``auto`` mode the runtime is *on demand* (``on_demand=True``): Chromium is launched only when a
+page has to be rendered (or a session has to log in), and closed again as soon as nothing wants it
+(``wanted``, the router's say) and no render is in flight, so a crawl whose pages need no browser
+pays neither its CPU nor its memory. Its cookies and local storage survive the close: the HTTP
+path reads the parked cookies, a plain context of the next browser starts from the parked
+storage, and a session's contexts hand their state to the session part (its context factory,
+given the context it replaces) before they close.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
 from types import TracebackType
 
 from playwright.async_api import Browser, BrowserContext
+from playwright.async_api import Error as PlaywrightError
 
 from browsercrawl.config import JobConfig
 from browsercrawl.engine.browser import LaunchOptions, open_browser
 from browsercrawl.engine.browser_fetcher import BrowserFetcher
 from browsercrawl.engine.hooks import PageHook
 from browsercrawl.engine.navigation import NavigationCheck, NavigationGuard
-from browsercrawl.engine.tabs import ContextFactory, TabPool, user_agent_context
+from browsercrawl.engine.result import FetchResult
+from browsercrawl.engine.tabs import CDP_BLOCK_TYPES, ContextFactory, TabPool, user_agent_context
+from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.scope import Scope, origin
+
+log = logging.getLogger(__name__)
 
 
 def scope_check(job: JobConfig) -> NavigationCheck:
@@ -44,7 +60,12 @@ def scope_check(job: JobConfig) -> NavigationCheck:
 
 
 class BrowserRuntime:
-    """Use as ``async with BrowserRuntime(...) as runtime:``; everything closes on the way out."""
+    """Use as ``async with BrowserRuntime(...) as runtime:``; everything closes on the way out.
+
+    It is also a fetcher (``fetch``) for the dispatcher: on demand, that is what launches it.
+    """
+
+    via = "browser"
 
     def __init__(
         self,
@@ -54,29 +75,45 @@ class BrowserRuntime:
         hooks: Sequence[PageHook] = (),
         context_factory: ContextFactory | None = None,
         tabs: int | None = None,
+        on_demand: bool = False,
     ) -> None:
         self.job = job
         self.launch = launch
         self.hooks = list(hooks)
-        self.context_factory = context_factory or user_agent_context(job.rendering.user_agent)
         self.plain_contexts = context_factory is None
+        self.context_factory = context_factory or user_agent_context(
+            job.rendering.user_agent, lambda: self._parked_state)
         self.tabs = tabs or job.politeness.concurrency
+        self.on_demand = on_demand
+        # Whether anything still wants the browser (auto mode: the router); unwanted and idle, an
+        # on-demand browser closes.
+        self.wanted: Callable[[], bool] = lambda: True
+        self.on_close: list[Callable[[], None]] = []  # told when an on-demand close parked cookies
+        self.launches = 0
+        self.closes = 0
         self._stack: contextlib.AsyncExitStack | None = None
+        self._browser_stack: contextlib.AsyncExitStack | None = None
         self._browser: Browser | None = None
         self._pool: TabPool | None = None
         self._fetcher: BrowserFetcher | None = None
+        self._lock = asyncio.Lock()
+        self._busy = 0  # renders (and cookie reads) using the browser right now
+        self._parked_cookies: list[dict] | None = None  # the closed browser's cookies
+        self._parked_state: dict | None = None  # ... and its storage (plain contexts)
 
     async def __aenter__(self) -> BrowserRuntime:
         stack = contextlib.AsyncExitStack()
         try:
-            self._browser = await stack.enter_async_context(open_browser(self.launch))
             scope = self.job.scope
             # With mode "any" and no ip_ranges nothing can leave the scope: no interception at all.
-            guard = NavigationGuard(scope_check(self.job)) if scope.mode != "any" or scope.ip_ranges else None
-            self._pool = TabPool(self._browser, self.job.rendering, self.tabs, self.hooks,
-                                 self.context_factory, guard)
-            stack.push_async_callback(self._pool.close)
+            check = scope_check(self.job) if scope.mode != "any" or scope.ip_ranges else None
+            blocked = frozenset(CDP_BLOCK_TYPES[t] for t in self.job.rendering.block if t in CDP_BLOCK_TYPES)
+            guard = NavigationGuard(check, blocked) if check is not None or blocked else None
+            self._pool = TabPool(None, self.job.rendering, self.tabs, self.hooks, self.context_factory, guard)
             self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks)
+            stack.push_async_callback(self._close_browser)
+            if not self.on_demand:
+                await self._launch()
         except BaseException:
             await stack.aclose()
             raise
@@ -91,6 +128,73 @@ class BrowserRuntime:
             await stack.aclose()
         self._browser = self._pool = self._fetcher = None
 
+    # -- the browser, launched and closed on demand ------------------------------------------
+    @property
+    def is_open(self) -> bool:
+        return self._browser is not None
+
+    async def _launch(self) -> None:
+        stack = contextlib.AsyncExitStack()
+        try:
+            self._browser = await stack.enter_async_context(open_browser(self.launch))
+        except BaseException:
+            await stack.aclose()
+            raise
+        self._browser_stack = stack
+        assert self._pool is not None
+        self._pool.browser = self._browser
+        self.launches += 1
+
+    async def _close_browser(self, park: bool = False) -> None:
+        """Close every context and Chromium; ``park``: keep their cookies and storage for later."""
+        if self._browser is None or self._pool is None:
+            return
+        browser, pool = self._browser, self._pool
+        contexts = pool.current_contexts()
+        if park and contexts:
+            with contextlib.suppress(PlaywrightError):
+                self._parked_cookies = await pool.cookies()
+                if self.plain_contexts:
+                    self._parked_state = await contexts[0].storage_state()
+                else:
+                    # The factory, given the context it replaces, keeps that context's state (the
+                    # session part stores it in the account's slot); the new context is not needed.
+                    for ctx in contexts:
+                        replacement = await self.context_factory(browser, ctx)
+                        await replacement.close()
+        await pool.close()
+        pool.browser = None
+        self._browser = None
+        stack, self._browser_stack = self._browser_stack, None
+        if stack is not None:
+            await stack.aclose()
+        self.closes += 1
+
+    @contextlib.asynccontextmanager
+    async def in_use(self) -> AsyncIterator[BrowserRuntime]:
+        """Hold the browser open (launching it if it is closed) for the duration of the block."""
+        self._busy += 1
+        try:
+            # Locked: a launch or a close is under way (a closing browser still looks open).
+            if self._browser is None or self._lock.locked():
+                async with self._lock:
+                    if self._browser is None:
+                        await self._launch()
+            yield self
+        finally:
+            self._busy -= 1
+
+    async def close_if_unwanted(self) -> None:
+        """On demand: close the browser when nothing wants it and nothing is using it."""
+        if not self.on_demand or self._browser is None or self._busy or self.wanted():
+            return
+        async with self._lock:
+            if self._browser is not None and not self._busy and not self.wanted():
+                log.debug("no URL shape needs the browser: closing it")
+                await self._close_browser(park=True)
+                for told in self.on_close:
+                    told()
+
     @property
     def browser(self) -> Browser:
         assert self._browser is not None, "the runtime is not started"
@@ -103,13 +207,34 @@ class BrowserRuntime:
 
     @property
     def fetcher(self) -> BrowserFetcher:
+        """The browser fetcher (its counters and learned waits outlive an on-demand close)."""
         assert self._fetcher is not None, "the runtime is not started"
         return self._fetcher
+
+    async def fetch(
+        self, request: Request, *, trace_dir: Path | None = None, settle: bool = False
+    ) -> FetchResult:
+        """Render a page, launching the browser first if it is closed (then close it if unwanted)."""
+        try:
+            async with self.in_use():
+                return await self.fetcher.fetch(request, trace_dir=trace_dir, settle=settle)
+        finally:
+            await self.close_if_unwanted()
 
     async def new_context(self, previous: BrowserContext | None = None) -> BrowserContext:
         """A context like the crawl's (logged in when a session part supplies the factory)."""
         return await self.pool.new_context(previous)
 
     async def cookies(self) -> list[dict]:
-        """The current context's cookies, for the HTTP path."""
-        return await self.pool.cookies()
+        """The current context's cookies, for the HTTP path.
+
+        A closed on-demand browser answers with the cookies it had when it closed; one that never
+        ran is launched for a session's contexts (they log in), and has none otherwise.
+        """
+        if self._browser is None and (self._parked_cookies is not None or self.plain_contexts):
+            return list(self._parked_cookies or [])
+        try:
+            async with self.in_use():
+                return await self.pool.cookies()
+        finally:
+            await self.close_if_unwanted()

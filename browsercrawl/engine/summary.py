@@ -24,6 +24,7 @@ class CrawlSummary:
     contexts_opened: int
     tabs_opened: int
     interrupted: bool
+    browser_launches: int = 0  # auto mode launches Chromium only while a URL shape needs it
     adaptive: dict[str, str] = field(default_factory=dict)
     waits: dict[str, str] = field(default_factory=dict)  # per URL shape: its learned wait
     # Auto mode's API shortcut: per URL shape whether it is built from JSON, and the renders avoided.

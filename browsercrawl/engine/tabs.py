@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
@@ -26,6 +27,19 @@ from browsercrawl.engine.hooks import PageHook
 from browsercrawl.engine.navigation import NavigationGuard
 
 PAGE_WATCH_JS = resources.files("browsercrawl.engine").joinpath("page_watch.js").read_text("utf-8")
+SNAPSHOT_JS = resources.files("browsercrawl.engine").joinpath("snapshot.js").read_text("utf-8")
+# Every document of a tab gets page_watch.js and the snapshot function before its own scripts, so
+# each page's snapshot is a short call (SNAPSHOT_CALL) instead of the function's 6.5 KB source sent
+# through the driver and compiled again for every page.
+TAB_INIT_JS = (
+    PAGE_WATCH_JS
+    + "\n;(() => {\n  if (window.__bcSnapshot) return;\n  const snapshot = (\n"
+    + SNAPSHOT_JS
+    + "\n  );\n  Object.defineProperty(window, '__bcSnapshot', {value: snapshot});\n})();\n"
+)
+# The snapshot through the installed function; None when the document has none (an error page,
+# a document the init scripts did not reach): the fetcher then sends SNAPSHOT_JS itself.
+SNAPSHOT_CALL = "(arg) => window.__bcSnapshot ? window.__bcSnapshot(arg) : null"
 
 log = logging.getLogger(__name__)
 
@@ -33,22 +47,27 @@ log = logging.getLogger(__name__)
 # the session part's factory logs each context in as one of its accounts.
 ContextFactory = Callable[[Browser, BrowserContext | None], Awaitable[BrowserContext]]
 
-# URL patterns for CDP Network.setBlockedURLs, per resource type that has telling extensions.
-# Blocking through CDP, not a Playwright route: any route turns Chromium's HTTP cache off.
-_BLOCK_PATTERNS = {
-    "image": ["*.png*", "*.jpg*", "*.jpeg*", "*.gif*", "*.webp*", "*.svg*", "*.ico*", "*.avif*", "*.bmp*"],
-    "font": ["*.woff*", "*.woff2*", "*.ttf*", "*.otf*", "*.eot*"],
-    "media": ["*.mp4*", "*.webm*", "*.mp3*", "*.ogg*", "*.wav*", "*.m4a*", "*.mov*", "*.m3u8*"],
-}
+# The CDP resource types blocked through the Fetch domain (navigation.py), not a Playwright route:
+# any route turns Chromium's HTTP cache off.
+CDP_BLOCK_TYPES = {"image": "Image", "font": "Font", "media": "Media"}
 # Types only a route can block (they cost the HTTP cache).
 _ROUTE_ONLY = {"stylesheet", "script", "xhr", "fetch", "websocket"}
 
 
-def user_agent_context(user_agent: str | None) -> ContextFactory:
-    """The default factory: a fresh context, carrying over the replaced context's storage."""
+def user_agent_context(
+    user_agent: str | None, parked: Callable[[], dict[str, Any] | None] | None = None
+) -> ContextFactory:
+    """The default factory: a fresh context, carrying over the replaced context's storage.
+
+    ``parked`` gives the storage a closed browser's last context held (cookies and local storage
+    kept when auto mode closes the browser), for the first context of the next browser.
+    """
 
     async def factory(browser: Browser, previous: BrowserContext | None) -> BrowserContext:
-        state = await previous.storage_state() if previous is not None else None
+        if previous is not None:
+            state = await previous.storage_state()
+        else:
+            state = parked() if parked is not None else None
         return await browser.new_context(user_agent=user_agent, storage_state=state, service_workers="block")
 
     return factory
@@ -82,14 +101,14 @@ class TabPool:
 
     def __init__(
         self,
-        browser: Browser,
+        browser: Browser | None,
         rendering: RenderingConfig,
         size: int,
         hooks: Sequence[PageHook],
         context_factory: ContextFactory,
         guard: NavigationGuard | None = None,
     ) -> None:
-        self.browser = browser
+        self.browser = browser  # None while auto mode has the browser closed (runtime.py)
         self.guard = guard  # stops navigations out of the crawl's scope in every tab
         self.cfg = rendering
         self.hooks = list(hooks)
@@ -100,7 +119,6 @@ class TabPool:
         self._active: list[_Context] = []
         self._all: list[_Context] = []
         self._ctx_lock = asyncio.Lock()
-        self._patterns = [p for t in rendering.block for p in _BLOCK_PATTERNS.get(t, [])]
         self._route_types = {t for t in rendering.block if t in _ROUTE_ONLY}
         self.contexts_opened = 0
         self.tabs_opened = 0
@@ -110,6 +128,7 @@ class TabPool:
     # -- contexts ------------------------------------------------------------------------------
     async def new_context(self, previous: BrowserContext | None = None) -> BrowserContext:
         """A context from the factory (logged in, when a session part supplies the factory)."""
+        assert self.browser is not None, "the browser is closed"
         return await self._factory(self.browser, previous)
 
     async def _new_context(self, previous: BrowserContext | None) -> _Context:
@@ -145,6 +164,10 @@ class TabPool:
         ctx = await self._pick_context()
         return await ctx.context.cookies()
 
+    def current_contexts(self) -> list[BrowserContext]:
+        """The contexts new tabs open in (none before the first tab or cookie read)."""
+        return [c.context for c in self._active]
+
     async def recycle_all(self) -> None:
         """Retire every context (e.g. after a re-login) so new tabs start from fresh state."""
         async with self._ctx_lock:
@@ -161,14 +184,10 @@ class TabPool:
             owner.open_tabs -= 1
             raise
         self.tabs_opened += 1
-        await page.add_init_script(PAGE_WATCH_JS)  # what the snapshot's wait counts (settle.py)
+        await page.add_init_script(TAB_INIT_JS)  # what the snapshot's wait counts (settle.py), the snapshot
         for hook in self.hooks:
             await hook.on_page_created(page)
         cdp = await self.guard.attach(owner.context, page) if self.guard is not None else None
-        if self._patterns:
-            cdp = cdp or await owner.context.new_cdp_session(page)
-            await cdp.send("Network.enable")
-            await cdp.send("Network.setBlockedURLs", {"urls": self._patterns})
         return Tab(page, owner, cdp=cdp)
 
     async def _close_tab(self, tab: Tab) -> None:
@@ -282,8 +301,13 @@ class TabPool:
             self._warming = None
 
     async def close(self) -> None:
+        """Close every context; the pool can serve again once given a browser (no tab may be in use)."""
         for c in list(self._all):
             with contextlib.suppress(PlaywrightError):
                 await c.context.close()
         self._all.clear()
         self._active.clear()
+        async with self._pool_changed:
+            self._unopened += len(self._idle)  # their slots are free again
+            self._idle.clear()
+            self._pool_changed.notify_all()

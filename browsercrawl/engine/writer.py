@@ -9,6 +9,7 @@ on resume: no page is lost and, with ``pages.url`` unique, none is stored twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import zlib
@@ -128,6 +129,7 @@ class ResultWriter:
         self._max_batch = max_batch
         self._max_delay = max_delay
         self._have_work = asyncio.Event()
+        self._hurry = asyncio.Event()  # commit now: workers are idle, waiting for the new URLs
         self._closing = False
         self.pages_stored = 0
         self.incomplete = 0  # stored pages whose wait ran out before they were done
@@ -143,11 +145,18 @@ class ResultWriter:
         self._pending.append(outcome)
         self._have_work.set()
 
+    def hurry(self) -> None:
+        """Commit what is pending without waiting for the batch to fill (workers are idle)."""
+        if self._pending:
+            self._hurry.set()
+
     async def run(self) -> None:
         while True:
             await self._have_work.wait()
-            if not self._closing and len(self._pending) < self._max_batch:
-                await asyncio.sleep(self._max_delay)
+            if not self._closing and len(self._pending) < self._max_batch and not self._hurry.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._hurry.wait(), self._max_delay)
+            self._hurry.clear()
             await self.flush()
             if self._closing and not self._pending:
                 return

@@ -18,9 +18,11 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-from scipy import sparse
+if TYPE_CHECKING:  # imported where used: every crawl loads this part, few pages hold a search form
+    import numpy as np  # (numpy and scipy are ~40 MiB of a crawler's memory)
+    from scipy import sparse
 
 C1 = 1.2  # weight of the page's text
 C2 = 1.0  # weight of the form's text
@@ -58,6 +60,8 @@ def tfidf(docs: Sequence[Counter[str]]) -> list[dict[str, float]]:
 
 
 def _matrix(rows: list[dict[str, float]], vocab: dict[str, int]) -> sparse.csr_matrix:
+    import numpy as np
+    from scipy import sparse
     data, cols, ptr = [], [], [0]
     for row in rows:
         for t, w in row.items():
@@ -72,6 +76,7 @@ def _matrix(rows: list[dict[str, float]], vocab: dict[str, int]) -> sparse.csr_m
 
 
 def _normalise(centres: np.ndarray) -> np.ndarray:
+    import numpy as np
     norms = np.linalg.norm(centres, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return centres / norms
@@ -84,6 +89,7 @@ def auto_k(n_pages: int) -> int:
 
 def kmeans(pages: Sequence[FormPage], k: int | None = None, seed: int = 0) -> list[int]:
     """Cluster of each page (algorithm 1 with formula 3 as the similarity)."""
+    import numpy as np
     n = len(pages)
     if n == 0:
         return []

@@ -32,6 +32,11 @@ class Turn:
     def __init__(self, pacer: HostPacer | None) -> None:
         self._pacer = pacer
 
+    @property
+    def paced(self) -> bool:
+        """False when nothing waits for :meth:`reached` (no delay): the fetcher need not watch."""
+        return self._pacer is not None
+
     def reached(self) -> None:
         """The request is known to be at the server: the next one may be sent ``delay`` from now."""
         pacer, self._pacer = self._pacer, None

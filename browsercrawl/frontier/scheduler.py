@@ -52,8 +52,12 @@ class Scheduler:
         crawl_delay: Callable[[str], Awaitable[float]],
         pending_writes: Callable[[], int],
         on_idle: Callable[[], Awaitable[bool]] | None = None,
+        hurry_writes: Callable[[], None] | None = None,
     ) -> None:
         self.frontier = frontier
+        # Told when a worker finds nothing to do while outcomes wait to be committed: their new
+        # URLs are the work (at the start of a crawl every page waits on its parent's commit).
+        self._hurry_writes = hurry_writes
         self.cfg = politeness
         self.budget = budget  # pages still allowed by --max-pages / scope.max_pages; None = no cap
         self._crawl_delay = crawl_delay
@@ -197,6 +201,9 @@ class Scheduler:
     async def _next(self) -> Request | None:
         discovered = False
         while True:
+            # Cleared before looking, not before sleeping: a commit that lands while this looks
+            # (claims await the database) must cut the sleep short, not be lost (a 1 s stall).
+            self._wake.clear()
             if self._stopped or (self.budget is not None and self.budget <= 0):
                 if self.active == 0 and self._pending_writes() == 0:
                     return None
@@ -228,11 +235,12 @@ class Scheduler:
                 discovered = False
                 continue
             timeout = 1.0 if earliest == float("inf") else max(0.0, min(1.0, earliest - now))
+            if self._hurry_writes is not None and self._pending_writes():
+                self._hurry_writes()
             await self._sleep(timeout)
             discovered = False
 
     async def _sleep(self, timeout: float) -> None:
-        self._wake.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), timeout)
 

@@ -25,6 +25,7 @@ seen: reached later from a page of another shape, it is crawled.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -59,6 +60,7 @@ def _value_shape(value: str) -> str:
     return _DIGITS.sub("#", value)
 
 
+@functools.lru_cache(maxsize=4096)  # a page's URL is the parent of all its links
 def url_shape(url: str) -> str:
     """The family a URL belongs to: ``host/calendar?month=#-#`` for every month of a calendar."""
     parts = urlsplit(url)

@@ -44,11 +44,12 @@ class InductionSettings:
         return self.profile_path.is_file()
 
     def samples(self) -> list[tuple[str, dict[str, Any]]]:
-        """The two ``(url, values)`` pairs; a ``UserError`` names the job or samples file."""
+        """The ``(url, values)`` pairs (two or more); a ``UserError`` names the job or samples file."""
         raw = self.config.samples
         if raw is None:
             raise UserError(
-                f"{self.source}: induction.samples: required for induce (two target pages and their values)"
+                f"{self.source}: induction.samples: required for induce"
+                " (two or more target pages and their values)"
             )
         if isinstance(raw, str):
             return _load_samples_file(self.job.resolve(raw))
@@ -65,7 +66,7 @@ def _load_samples_file(path: Path) -> list[tuple[str, dict[str, Any]]]:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: samples file is not JSON ({exc})") from None
     if not isinstance(data, list):
-        raise UserError(f"{path}: expected a list of two objects {{url, values}}")
+        raise UserError(f"{path}: expected a list of two or more objects {{url, values}}")
     try:
         parsed = SamplesFile.model_validate({"samples": data})
     except ValidationError as exc:

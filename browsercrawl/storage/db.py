@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
-
-import sqlite_utils
 
 from browsercrawl.errors import UserError
 from browsercrawl.storage import search_index
@@ -99,6 +98,24 @@ CREATE TABLE IF NOT EXISTS shape_waits (
 # Columns added to core tables after databases were made without them: (table, column, type).
 # Both stores add the missing ones when they open a database, so an older crawl still resumes.
 CORE_COLUMNS_ADDED = [("pages", "complete", "INTEGER")]
+
+
+def _import_sqlite_utils() -> Any:
+    """sqlite-utils imports numpy at import time, only to convert numpy values in rows; the store
+    never gets any, and numpy is ~11 MiB of a crawler's memory (a third of an HTTP crawl's growth
+    over the bare interpreter). So it is imported with numpy hidden, unless numpy is loaded already."""
+    if "numpy" in sys.modules:
+        import sqlite_utils
+        return sqlite_utils
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # import_module("numpy") now fails
+    try:
+        import sqlite_utils
+    finally:
+        del sys.modules["numpy"]
+    return sqlite_utils
+
+
+sqlite_utils = _import_sqlite_utils()
 
 
 class SqliteTx:

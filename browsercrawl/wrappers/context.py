@@ -203,6 +203,13 @@ def context_regex(
     # matches everything but ends the value by its shape only).
     found: list[tuple[int, str]] = []
     for right in _rights(suffixes, stab):
+        if right and not right.endswith("$") and all(re.fullmatch(right, x) for x in suffixes):
+            # The context ends the text on every sample ("Written by Tom L. Berg."): anchored
+            # there, a value holding the context's mark ("L.") is not cut short.
+            anchored = left + _capture(values, right) + right + "$"
+            n = score(anchored)
+            if n is not None:
+                found.append((n, anchored))
         rx = left + _capture(values, right) + right
         n = score(rx)
         if n is None:

@@ -23,13 +23,14 @@ from lxml import etree
 
 from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root, units_form_a_run
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
-from browsercrawl.wrappers.model import FieldRule, TextIndex, Value, Wrapper, parse_html
+from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, TextIndex, Value, Wrapper, norm, parse_html
 from browsercrawl.wrappers.paths import (
     class_steps,
     column_of,
     generalise_pair,
     join,
     label_steps,
+    last_of_type_steps,
     precise_steps,
     run_of,
     stable_classes,
@@ -65,14 +66,26 @@ def _raw(rule: FieldRule, el: etree._Element, page: Page) -> str | None:
     return raw if raw is not None and len(raw) <= _MAX_TEXT else None
 
 
+def _items(rule: FieldRule, el: etree._Element, page: Page) -> list[str]:
+    """The values one node gives: one, or the items of a list written in it (``split``)."""
+    raw = _raw(rule, el, page)
+    if raw is None:
+        return []
+    if not rule.split:
+        return [raw]
+    if rule.split == LINE_BREAK and rule.part == "text" and not rule.regex:
+        return page.texts.lines(el)
+    return [v for v in (norm(x) for x in re.split(rule.split, raw)) if v]
+
+
 def broken(rule: FieldRule, page: Page) -> bool:
     """The rule's own path finds nothing, a value of the wrong kind, or a node with another label."""
     fp = rule.fingerprint or {}
     for el in rule.nodes(rule.css, page.root, page.texts):
-        value = _raw(rule, el, page)
-        if value is None:
+        items = _items(rule, el, page)
+        if not items:
             continue
-        if fp.get("kind") and not has_kind(value, fp["kind"]):
+        if fp.get("kind") and not all(has_kind(v, fp["kind"]) for v in items):
             return True
         # A label path checks its label itself; a positional one may now point at another row.
         return not rule.regex and ":contains(" not in rule.css and not label_fits(fp, el, page)
@@ -170,12 +183,59 @@ def relocate(
         return None
     alike: list[tuple[float, etree._Element, str]] = []
     labelled = bool(rule.regex and re.search(r"[^\W\d_]{2}", rule.regex.split("(", 1)[0]))
-    for el in page.elements:
-        if el in taken or page.is_hidden(el) or not _deepest(el, page):
+    # Visible nodes first; a hidden one (a closed tab, a hidden copy) only when no visible node
+    # is alike: the field was learned from a hidden node when nothing visible held it.
+    visible = [el for el in page.elements if not page.is_hidden(el)]
+    hidden = [el for el in page.elements if page.is_hidden(el)]
+    for group in (visible, hidden):
+        alike = _alike(rule, page, group, taken, fp, labelled)
+        if alike:
+            break
+    if (
+        not alike
+        and fp.get("label")
+        and _label_on_page(fp["label"], page)
+        and not rule.extract(page.root, page.texts)  # its path still finds one: keep that
+    ):
+        # The label is still on the page but no longer beside a value like the field's (a
+        # wrapper div took the "label" away) and the path finds nothing: judged without the
+        # label, by a stricter measure. An optional field whose label is gone from the page is
+        # still not relocated, nor one whose path still finds a value (blocks only reordered).
+        loose = {**fp, "label": None}
+        alike = [a for a in _alike(rule, page, visible, taken, loose, labelled) if a[0] >= LOOSE_SIMILARITY]
+        found = _relocated(rule, page, alike, anchors, loose) if alike else None
+        if found is not None:  # the label no longer goes with the field: forget it
+            found[0].fingerprint = loose
+        return found
+    if not alike:
+        return None
+    return _relocated(rule, page, alike, anchors, fp)
+
+
+LOOSE_SIMILARITY = 0.8  # without the fingerprint's label, a node must be this alike
+
+
+def _label_on_page(label: str, page: Page) -> bool:
+    return any(page.texts.text(el) == label for el in page.elements)
+
+
+def _alike(
+    rule: FieldRule,
+    page: Page,
+    elements: list[etree._Element],
+    taken: set[etree._Element],
+    fp: dict,
+    labelled: bool,
+) -> list[tuple[float, etree._Element, str]]:
+    """The nodes of ``elements`` alike enough to the fingerprint: (similarity, node, value)."""
+    alike: list[tuple[float, etree._Element, str]] = []
+    for el in elements:
+        if el in taken or not _deepest(el, page):
             continue
-        value = _raw(rule, el, page)
-        if value is None:
+        items = _items(rule, el, page)
+        if not items:
             continue
+        value = items[0]  # a written list: its first item is what the fingerprint describes
         if rule.column is not None:  # a column field is found again by its label only
             col = column_of(el, page)
             if col is None or col[2] != rule.column["label"]:
@@ -183,8 +243,18 @@ def relocate(
         score = similarity(fp, el, page, value, labelled)
         if score >= MIN_SIMILARITY:
             alike.append((score, el, value))
-    if not alike:
-        return None
+    return alike
+
+
+def _relocated(
+    rule: FieldRule,
+    page: Page,
+    alike: list[tuple[float, etree._Element, str]],
+    anchors: list[etree._Element] | None,
+    fp: dict,
+) -> tuple[FieldRule, float] | None:
+    """The best of the alike nodes as a new rule for the field, or None if no path gives it."""
+    within = bool(rule.many and rule.split)  # a list written in one node, not a run of siblings
     # Nearness to the record's fields found so far breaks near-ties only.
     top = max(a[0] for a in alike)
     score, el, value = max(
@@ -193,17 +263,20 @@ def relocate(
     options = []
     if fp.get("label"):
         steps = label_steps(el, page, fp["label"])
-        steps = run_of(steps) if rule.many else steps
-        if steps and rule.many:  # every same-shaped sibling after the label, when they form a run
+        steps = run_of(steps) if rule.many and not within else steps
+        if steps and rule.many and not within:  # every same-shaped sibling after the label, in a run
             css = join(steps).replace(" + ", " ~ ")
             if _consecutive(rule.selector(css)(page.root)):
                 options.append(css)
         if steps:
             options.append(join(steps))
-    if rule.many:
+    if rule.many and not within:
         options.append(_run_css(el, page))
     else:  # fewest positions first: each is a place the next redesign breaks the path
         precise = precise_steps(el, page)
+        last = last_of_type_steps(el, page)
+        if last and ":last-of-type" in " ".join((rule.css, *rule.alternates)):
+            options.append(join(last))  # the learner chose "the last one" (checked on unseen pages)
         options += [join(without_positions(precise)), join(class_steps(el, page)), join(precise)]
     options = list(dict.fromkeys(options))
     # A column rule's old paths mean nothing without their labels: they are not kept.
@@ -214,14 +287,18 @@ def relocate(
     ]
     col = column_of(el, page) if rule.column is not None else None
     if col is not None:
-        column = {"labels": col[1], "label": col[2]}
+        column = {"labels": col[1], "label": col[2], "with": col[3]}
         candidates.insert(
-            0, FieldRule(rule.label, rule.part, col[0], False, rule.regex, rule.fingerprint, [], column)
+            0,
+            FieldRule(
+                rule.label, rule.part, col[0], rule.many, rule.regex, rule.fingerprint, [], column, rule.split
+            ),
         )
+    items = _items(rule, el, page)
     for new in candidates:
         css = new.css
         got = new.extract_with(css, page.root, page.texts)
-        if got and (value in got if rule.many else got == value):
+        if got and (got == items if within else value in got if rule.many else got == value):
             return new, score
     return None
 

@@ -35,13 +35,14 @@ from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import fingerprint
-from browsercrawl.wrappers.model import FieldRule, Wrapper, norm
+from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
     class_steps,
     column_of,
     generalise_pair,
     join,
     label_steps,
+    last_of_type_steps,
     merge_steps,
     positions,
     precise_steps,
@@ -172,6 +173,10 @@ def learn_wrapper(
             rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
         if unseen:
             check = check_on_cluster(rule, unseen, kind)
+            if rule.fingerprint and kind and check.found and check.kind_rate < 0.9:
+                # Two samples guessed the kind ("ChildExt", "Sections": capitalised names); the
+                # unseen values say otherwise ("expf128"): healing must not require it.
+                rule.fingerprint["kind"] = None
             report[label] = FieldReport(
                 label, kind, rule.many, check.pages, check.found_rate, check.kind_rate
             )
@@ -288,7 +293,13 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     page = ctx.pages[first]
     mine = {a: precise_steps(h.el, page, anchor=a) for a in (True, False)}
     by_label = label_steps(h.el, page, None) if ctx.is_label(text_label(h.el, page)) else None
-    out: list[list[str] | None] = [mine[True], mine[False], by_label, class_steps(h.el, page)]
+    out: list[list[str] | None] = [
+        mine[True],
+        mine[False],
+        by_label,
+        class_steps(h.el, page),
+        last_of_type_steps(h.el, page),
+    ]
     for s in ctx.usable:
         if s == first:
             continue
@@ -360,23 +371,24 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
     return next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
 
 
-def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[int, FieldRule] | None:
+def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[float, FieldRule] | None:
     """The hit's value found by its label in a parallel column, when exact on every sample."""
     if h.contains or h.part != "text":
         return None
     found = column_of(h.el, ctx.pages[first])
     if found is None:
         return None
-    values_css, labels_css, text = found
-    labels = [
-        t for el in ctx.pages[first].root.cssselect(labels_css) if (t := ctx.pages[first].texts.text(el))
-    ]
-    if any(not ctx.is_label(t) for t in labels):
+    values_css, labels_css, text, others = found
+    if any(not ctx.is_label(t) for t in others):
         return None  # a run holding values the user gave is another record's cells, not labels
-    rule = FieldRule(ctx.label, "text", values_css, column={"labels": labels_css, "label": text})
+    rule = FieldRule(
+        ctx.label, "text", values_css, column={"labels": labels_css, "label": text, "with": others}
+    )
     if not ctx.exact(rule):
         return None
-    return positions(values_css) + positions(labels_css), rule
+    # Ranked like a path with the values' positions, just ahead of one with as many: the label
+    # ties the value to its column, where a position alone breaks when a column is optional.
+    return positions(values_css) - 0.5, rule
 
 
 def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
@@ -403,6 +415,10 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
             break
     if " + " in steps[-1]:  # a label path: every same-tag sibling after the label, not the first
         variants.append(join([*steps[:-1], steps[-1].replace(" + ", " ~ ")]))
+    if len(steps) >= 3 and "." in steps[-1] and not positions(steps[-1]):
+        # Items that sit in a wrapper only when there are several (``field > item`` for one,
+        # ``field > items > item`` for more): the classed item anywhere under its parent.
+        variants.append(join(steps[:-1]) + " " + steps[-1])
     for css in variants:
         many = FieldRule(rule.label, rule.part, css, True, rule.regex)
         if not all(
@@ -423,21 +439,22 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
 
 
 # Separators of a list written in one text; a comma or semicolon must be among them ("War and
-# Peace" is one title, "Doe, Roe and Wei" three names).
-_LIST_SEPARATORS = (", ", "; ", " and ", " & ")
+# Peace" is one title, "Doe, Roe and Wei" three names), or the pieces must be values elsewhere.
+# "and" in the languages whose dates validate.py reads: French, German, Spanish, Italian and
+# Portuguese, Dutch.
+_CONJUNCTIONS = ("and", "et", "und", "y", "e", "en")
+_LIST_SEPARATORS = (", ", "; ", " & ", *(f" {c} " for c in _CONJUNCTIONS))
 
 
-def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
-    """The rule as a list split at separators the unseen values hold and the sample values do not."""
-    values = [v for p in ctx.unseen if isinstance(v := rule.extract(p.root, p.texts), str)]
-    given = [v for s in ctx.usable for v in ctx.wanted[s]]
-    seps = [
-        sep for sep in _LIST_SEPARATORS if any(sep in v for v in values) and not any(sep in g for g in given)
-    ]
-    if not any(sep.strip() in ",;" for sep in seps):
+def _split_lines(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule as a list of its node's lines, when unseen pages hold several lines of the kind.
+
+    ``<td>Ann Lee<br>Bo Chen</td>``: no separator is written, the line breaks are the list. On
+    every sample the node must be one line, the value.
+    """
+    if rule.part != "text" or rule.regex:
         return None
-    split = "|".join(re.escape(sep) for sep in seps)
-    many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split)
+    many = FieldRule(rule.label, rule.part, rule.css, True, split=LINE_BREAK, column=rule.column)
     if not all(
         (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
     ):
@@ -446,6 +463,95 @@ def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
         return None
     return many
+
+
+def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule as a list split at separators the unseen values hold and the sample values do not."""
+    lines = _split_lines(ctx, rule)
+    if lines is not None:
+        return lines
+    relaxed = _to_line_end(ctx, rule)
+    if relaxed is not None:  # the value's right context cut the unseen lists short ("Peter R.")
+        found = _split_at_separators(ctx, relaxed)
+        if found is not None:
+            return found
+    return _split_at_separators(ctx, rule)
+
+
+def _to_line_end(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule's regex learned again with list items as the plausible values.
+
+    Learned for one value, the regex may end at the first mark a longer list holds ("Written by
+    Tom L." from "Written by Tom L. Berg."); judged by whether every item of the cut text, split
+    at the list separators, is of the samples' kind, the context that ends the whole list wins.
+    """
+    if not rule.regex:
+        return None
+    pairs = []
+    for s in ctx.usable:
+        want = ctx.wanted[s][0]
+        full = next((t for t in _raw_texts(rule, ctx.pages[s]) if want in t), None)
+        if full is None:
+            return None
+        pairs.append((full, want))
+    split = "|".join(re.escape(sep) for sep in _LIST_SEPARATORS)
+    kind = ctx.kind
+
+    def items_ok(v: str) -> bool:
+        return all(has_kind(norm(x), kind) for x in re.split(split, v) if norm(x))
+
+    refs = [" \n ".join(_raw_texts(rule, p)) for p in ctx.unseen]
+    regex = context_regex(pairs, refs, items_ok)
+    if regex is None or regex == rule.regex:
+        return None
+    return FieldRule(rule.label, rule.part, rule.css, rule.many, regex, column=rule.column)
+
+
+def _split_at_separators(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    values = [v for p in ctx.unseen if isinstance(v := rule.extract(p.root, p.texts), str)]
+    given = [v for s in ctx.usable for v in ctx.wanted[s]]
+    seps = [
+        sep for sep in _LIST_SEPARATORS if any(sep in v for v in values) and not any(sep in g for g in given)
+    ]
+    if not any(sep.strip() in ",;" for sep in seps):
+        # Only "A & B" / "A and B" on the site: a list only if the pieces are values elsewhere.
+        seps = [sep for sep in seps if _pieces_recur(values, given, sep, ctx.kind)]
+        if not seps:
+            return None
+    split = "|".join(re.escape(sep) for sep in seps)
+    many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split, column=rule.column)
+    if not all(
+        (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
+    ):
+        return None
+    check = check_on_cluster(many, ctx.unseen, ctx.kind)
+    if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
+        return None
+    return many
+
+
+def _pieces_recur(values: Sequence[str], given: Sequence[str], sep: str, kind: str | None) -> bool:
+    """Whether "A & B" texts on the unseen pages are lists of the field's values, not one value.
+
+    Without a comma anywhere, " & " is ambiguous ("Simon & Schuster", "Pride & Prejudice"). The
+    other pages settle it: a piece that is a whole value elsewhere (a sample's, or an unseen
+    page's), or that sits at different places in two texts ("A & B", "C & A"), is a value of its
+    own. A name written with " & " repeats whole and its pieces never stand alone; titles of a
+    series share their first piece at the same place ("Tom & Ann", "Tom & Bo") and stay whole.
+    Every piece must be of the samples' kind.
+    """
+    joined = sorted({v for v in values if sep in v})
+    if len(joined) < 2:
+        return False
+    pieces = [[p.strip() for p in v.split(sep)] for v in joined]
+    if any(not p or not has_kind(p, kind) for ps in pieces for p in ps):
+        return False
+    whole = set(given) | {v for v in values if sep not in v}
+    places: dict[str, set[int]] = {}
+    for ps in pieces:
+        for i, p in enumerate(ps):
+            places.setdefault(p, set()).add(i)
+    return any(p in whole or len(places[p]) > 1 for ps in pieces for p in ps)
 
 
 def _rules_for(
@@ -476,25 +582,86 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     variants.extend(p for _, p in paths)
     variants.extend(class_steps(h.el, pages[s]) for s, _, h in instances)
     variants.extend(run_of(label_steps(h.el, pages[s], None)) for s, _, h in instances[:2])
+    # Items wrapped only when there are several: the classed item anywhere under the step above
+    # the wrapper (``div.field--author div.field__item``).
+    for s, _, h in instances[:2]:
+        steps = class_steps(h.el, pages[s])
+        if len(steps) >= 4 and "." in steps[-1]:
+            variants.append([*steps[:-3], f"{steps[-3]} {without_positions(steps[-1:])[0]}"])
     contains = [(h.full, v) for _, v, h in instances if h.contains][:4]
     regex = context_regex(contains) if contains else None
     rules = list(_rules_for(ctx.label, part, variants, True, regex))
     split = _written_list(ctx)
+    if split is not None and split != LINE_BREAK:
+        # "by Jane Doe, John Roe": the list is cut out of the node's text first, then split.
+        rules += [
+            FieldRule(r.label, r.part, r.css, True, rx, split=_more_separators(ctx, r, split))
+            for r in _rules_for(ctx.label, part, variants, True, None)
+            if (rx := _written_list_regex(ctx, r)) is not None
+        ]
+    if split is not None:  # a written list in a column of cells: read by its column label
+        for _, _, h in instances[:2]:
+            col = column_of(h.el, pages[instances[0][0]]) if h.part == "text" else None
+            if col is not None and not any(not ctx.is_label(t) for t in col[3]):
+                column = {"labels": col[1], "label": col[2], "with": col[3]}
+                sep = (
+                    split
+                    if split == LINE_BREAK
+                    else _more_separators(ctx, FieldRule(ctx.label, part, col[0]), split)
+                )
+                rules.append(FieldRule(ctx.label, part, col[0], True, column=column, split=sep))
     if split is not None:  # "Jane Doe, John Roe" in one node: the same paths, split
         rules += [
-            FieldRule(r.label, r.part, r.css, True, split=_more_separators(ctx, r, split))
+            FieldRule(
+                r.label,
+                r.part,
+                r.css,
+                True,
+                split=split if split == LINE_BREAK else _more_separators(ctx, r, split),
+            )
             for r in _rules_for(ctx.label, part, variants, True, None)
         ]
-    best: tuple[tuple[float, int, int, int], FieldRule] | None = None
+    scored: list[tuple[tuple[float, int], FieldRule]] = []
     for rule in rules:
         score = sum(_check(rule, pages[s], wanted[s]) for s in ctx.usable)
         if score == 0:
             continue
         extras = sum(_extras(rule, pages[s], wanted[s]) for s in ctx.usable)
-        key = (score, -extras, -positions(rule.css), -len(rule.css))
-        if best is None or key > best[0]:
-            best = (key, rule)
-    return best[1] if best else None
+        scored.append(((score, -extras), rule))
+    if not scored:
+        return None
+    top = max(k for k, _ in scored)
+    tied = [r for k, r in scored if k == top]
+
+    def found_rate(rule: FieldRule) -> float:
+        # Rules the samples cannot tell apart (both show the wrapper of several items): the one
+        # finding values on most unseen pages (the single-item pages lack the wrapper).
+        return check_on_cluster(rule, ctx.unseen, None).found_rate if ctx.unseen and len(tied) > 1 else 1.0
+
+    return max(tied, key=lambda r: (found_rate(r), -positions(r.css), -len(r.css)))
+
+
+def _written_list_regex(ctx: _Context, rule: FieldRule) -> str | None:
+    """A regex cutting a written list out of the node's text ("de A, B et C" -> "A, B et C").
+
+    Learned like a single value's context: the text from the first listed value to the last is
+    the value on each sample.
+    """
+    pairs = []
+    for s in ctx.usable:
+        values = ctx.wanted[s]
+        texts = _raw_texts(rule, ctx.pages[s])
+        full = next((t for t in texts if all(v in t for v in values)), None)
+        if full is None:
+            return None
+        start, end = full.find(values[0]), full.rfind(values[-1]) + len(values[-1])
+        if end <= start:
+            return None
+        pairs.append((full, full[start:end]))
+    if all(full == joined for full, joined in pairs):
+        return None  # nothing around the list to cut away
+    refs = [" \n ".join(_raw_texts(rule, p)) for p in ctx.unseen]
+    return context_regex(pairs, refs)
 
 
 def _more_separators(ctx: _Context, rule: FieldRule, split: str) -> str:
@@ -524,13 +691,15 @@ def _written_list(ctx: _Context) -> str | None:
                 all(v in ctx.pages[s].texts.text(c) for v in values) for c in el if isinstance(c.tag, str)
             ):
                 continue  # not the deepest node holding them all
+            if ctx.pages[s].texts.lines(el) == values:  # one item a line: "Ann Lee<br>Bo Chen"
+                return LINE_BREAK
             rest = text[text.find(values[0]) :]
             for a, b in pairwise(values):
                 i, j = rest.find(a), rest.find(b)
                 if i < 0 or j < i + len(a):
                     break
                 sep = rest[i + len(a) : j]
-                if sep.strip(" ") in (",", ";", "and", "&", "/"):
+                if sep.strip(" ") in (",", ";", "&", "/", *_CONJUNCTIONS):
                     seps.add(sep)
                 rest = rest[j:]
             break

@@ -16,7 +16,8 @@ A field is a CSS path string, or an object with ``css`` and optional ``regex`` (
 ``alternates`` (older paths tried in order when ``css`` finds nothing: a healed wrapper keeps the
 path it replaced), ``column`` (``{"labels": CSS, "label": "ISBN"}``: of the nodes ``css`` finds,
 the one in the position of that label among the nodes ``labels`` finds: label and value columns,
-header rows), ``split`` (a regex splitting one node's text into a list: ``", | and "``) and
+header rows), ``split`` (a regex splitting one node's text into a list: ``", | and "``; ``\\n``:
+one item a line, ``<br>`` between them) and
 ``fingerprint`` (what the node looked like, for healing; see ``heal.py``). Besides ``text`` and
 attribute names, a key's part may be ``own``: an element's own text, without its children's.
 Files without the optional keys (every older wrapper) read as before.
@@ -59,6 +60,10 @@ def compile_css(css: str) -> etree.XPath:
     return etree.XPath(_TRANSLATOR.css_to_xpath(css))
 
 
+def _strings(x: object) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+
 def norm(text: str | None) -> str:
     """Whitespace-collapsed text: how values are compared and returned."""
     return " ".join((text or "").split())
@@ -66,6 +71,51 @@ def norm(text: str | None) -> str:
 
 # --------------------------------------------------------------------------------------------
 # The wrapper file
+
+
+def _rows(cells: list[etree._Element]) -> list[tuple[etree._Element, list[etree._Element]]]:
+    """Cells grouped by their parent (a row or a column), in document order."""
+    rows: dict[int, tuple[etree._Element, list[etree._Element]]] = {}
+    for c in cells:
+        parent = c.getparent()
+        rows.setdefault(id(parent), (parent, []))[1].append(c)
+    return list(rows.values())
+
+
+def _depth_shared(a: etree._Element, b: etree._Element) -> int:
+    mine = {id(x) for x in a.iterancestors()} | {id(a)}
+    return sum(1 for x in b.iterancestors() if id(x) in mine)
+
+
+def _column_cell(
+    cells: list[etree._Element], labels: list[etree._Element], want: str, others: set[str], texts: TextIndex
+) -> list[etree._Element]:
+    """The value cell under (or beside) the label ``want``.
+
+    Of the label rows holding ``want``, the one sharing most labels with the learned row
+    (``others``: a related-books table also has an "Author" column); of the value rows, the one
+    nearest it (deepest common ancestor, first on ties); the cell at the label's place.
+    """
+    best: tuple[int, etree._Element, int] | None = None
+    for row, row_cells in _rows(labels):
+        names = [texts.text(c) for c in row_cells]
+        if want in names and (best is None or len(others & set(names)) > best[0]):
+            best = (len(others & set(names)), row, names.index(want))
+    if best is None:
+        return []
+    _, label_row, i = best
+    near: tuple[int, list[etree._Element]] | None = None
+    for row, row_cells in _rows(cells):
+        if row is label_row:
+            continue
+        depth = _depth_shared(label_row, row)
+        if near is None or depth > near[0]:
+            near = (depth, row_cells)
+    return [near[1][i]] if near is not None and i < len(near[1]) else []
+
+
+# The ``split`` of a list written one item a line (``Ann Lee<br>Bo Chen``): the node's lines.
+LINE_BREAK = r"\n"
 
 
 @dataclass
@@ -81,7 +131,8 @@ class FieldRule:
     alternates: list[str] = field(default_factory=list)
     # Values told apart only by position beside a parallel run of labels (a column of labels
     # next to a column of values, a header row over a data row): {"labels": CSS, "label": text}.
-    column: dict[str, str] | None = None
+    # "with": the other labels of the learned row, telling it from another row with this label.
+    column: dict[str, Any] | None = None
     # A list written in one node's text ("Jane Doe, John Roe and Li Wei"): the separators' regex.
     split: str | None = None
     _selectors: dict[str, etree.XPath] = field(default_factory=dict, repr=False, compare=False)
@@ -113,10 +164,12 @@ class FieldRule:
         found = self.selector(css)(root)
         if self.column is None:
             return found
-        labels = [texts.text(el) for el in self.selector(self.column["labels"])(root)]
-        want = self.column["label"]
-        index = next((i for i, text in enumerate(labels) if text == want), None)
-        return [found[index]] if index is not None and index < len(found) else []
+        labels = self.selector(self.column["labels"])(root)
+        with_ = self.column.get("with")
+        if with_ is None:  # a file written before "with": the first label row's place, as then
+            index = next((i for i, el in enumerate(labels) if texts.text(el) == self.column["label"]), None)
+            return [found[index]] if index is not None and index < len(found) else []
+        return _column_cell(found, labels, self.column["label"], set(with_), texts)
 
     def cut(self, el: etree._Element, texts: TextIndex, base_url: str | None = None) -> str | None:
         """The value one node gives: its text or attribute, cut by the regex; None if none."""
@@ -151,7 +204,9 @@ class FieldRule:
                 continue
             if not self.many:
                 return raw
-            if self.split:
+            if self.split == LINE_BREAK and self.part == "text" and not self.regex:
+                values.extend(texts.lines(el))
+            elif self.split:
                 values.extend(v for v in (norm(x) for x in re.split(self.split, raw)) if v)
             else:
                 values.append(raw)
@@ -222,8 +277,12 @@ class Wrapper:
                     isinstance(column, dict)
                     and isinstance(column.get("labels"), str)
                     and isinstance(column.get("label"), str)
+                    and (column.get("with") is None or _strings(column["with"]))
                 ):
-                    raise UserError(f'{source}: fields.{key}.column needs "labels" (CSS) and "label" strings')
+                    raise UserError(
+                        f'{source}: fields.{key}.column needs "labels" (CSS) and "label" strings'
+                        ' (and "with": a list of strings)'
+                    )
                 if regex is not None:
                     if not isinstance(regex, str):
                         raise UserError(f"{source}: fields.{key}.regex must be a string")
@@ -289,10 +348,18 @@ class Wrapper:
 # Pages
 
 
+# HTML5 void elements libxml2's HTML parser does not know: it would nest everything after a
+# ``<wbr>`` inside it (rustdoc writes ``std::<wbr>simd::<wbr>prelude``), so every path below
+# one would depend on how many came before. Closed at once, they parse as the empty nodes they are.
+_UNKNOWN_VOID = re.compile(rb"<(wbr|source|track|embed|keygen)(\s[^<>]*)?/?>", re.I)
+_UNKNOWN_VOID_END = re.compile(rb"</(?:wbr|source|track|embed|keygen)\s*>", re.I)
+
+
 def parse_html(html: str | bytes) -> etree._Element:
     """Parse a page with lxml; comments and processing instructions are dropped."""
     if isinstance(html, str):
         html = html.encode("utf-8")
+    html = _UNKNOWN_VOID.sub(rb"<\1\2></\1>", _UNKNOWN_VOID_END.sub(b"", html))
     if not html.strip():
         return lxml.html.fromstring("<html><body></body></html>")
     parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, encoding="utf-8")

@@ -17,6 +17,7 @@ from browsercrawl.wrappers.dom import Page, is_leaf
 from browsercrawl.wrappers.model import _ATTR_ORDER, _CLASS_TOKEN, _GENERATED, norm
 
 _NTH = re.compile(r":nth-of-type\(\d+\)")
+_LAST = ":last-of-type"
 _TAG = re.compile(r"[\w-]+")
 _LABEL_MAX = 40
 
@@ -74,6 +75,26 @@ def precise_steps(el: etree._Element, page: Page, *, anchor: bool = True) -> lis
         steps.append(step(node))
         node = node.getparent()
     return list(reversed(steps))
+
+
+def last_of_type_steps(el: etree._Element, page: Page) -> list[str] | None:
+    """:func:`precise_steps` with each position that is the last of its tag as ``:last-of-type``.
+
+    Breadcrumbs end with the page's own section however deep it is (``std::io`` /
+    ``std::str::pattern``): "the last link" holds where "the second link" does not. None when
+    no step is a last one.
+    """
+    steps = precise_steps(el, page)
+    nodes = _chain(el, len(steps))
+    out, changed = [], False
+    for st, node in zip(steps, nodes, strict=True):
+        parent = node.getparent()
+        if _NTH.search(st) and parent is not None and [s for s in parent if s.tag == node.tag][-1] is node:
+            out.append(_NTH.sub(":last-of-type", st))
+            changed = True
+        else:
+            out.append(st)
+    return out if changed else None
 
 
 def stable_classes(el: etree._Element) -> list[str]:
@@ -138,7 +159,7 @@ def generalise_pair(a: list[str], b: list[str]) -> list[str] | None:
 
 
 def without_positions(steps: list[str]) -> list[str]:
-    return [_NTH.sub("", s) for s in steps]
+    return [_NTH.sub("", s).replace(_LAST, "") for s in steps]
 
 
 def positions(css: str) -> int:
@@ -157,21 +178,90 @@ def _previous(el: etree._Element) -> etree._Element | None:
     return prev
 
 
-def label_of(el: etree._Element, page: Page) -> str | None:
-    """The short text of the element just before ``el`` (``<dt>Publisher</dt>``), if any."""
+# Attributes that name an element with no text of its own: an icon standing for a label.
+_NAMING_ATTRS = ("title", "aria-label")
+
+
+def _icon_label(el: etree._Element, page: Page) -> tuple[str, str] | None:
+    """``(attribute, text)`` when ``el`` shows no text and is named by an attribute (an icon).
+
+    ``<i class="bi bi-building" title="Publisher" aria-hidden="true"></i> Tor``: a person reads
+    the icon (its tooltip says what it means), so it labels the value after it. Icons are usually
+    ``aria-hidden``; that does not make them invisible.
+    """
+    if page.texts.text(el):
+        return None
+    for name in _NAMING_ATTRS:
+        text = norm(el.get(name))
+        if text and len(text) <= _LABEL_MAX and re.search(r"[^\W\d_]", text):
+            return name, text
+    return None
+
+
+def _label_node(el: etree._Element, page: Page) -> tuple[etree._Element, str, str | None] | None:
+    """The element just before ``el`` when it is a label: (element, text, naming attribute)."""
     prev = _previous(el)
-    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``; an icon inside is fine), never a
-    # block of its own.
-    if prev is None or (prev.tail or "").strip() or page.is_hidden(prev) or not _leafish(prev, page):
+    if prev is None or (prev.tail or "").strip():
+        return None
+    icon = _icon_label(prev, page)
+    if icon is not None:
+        return prev, icon[1], icon[0]
+    # A label is a leaf (``<dt>``, ``<th>``, ``<span class=k>``; an icon inside, or one wrapper
+    # element around its text, is fine), never a block of its own.
+    # A hidden label labels only a hidden value (both in a closed tab), never a visible one.
+    if (page.is_hidden(prev) and not page.is_hidden(el)) or not _leafish(prev, page):
         return None
     text = page.texts.text(prev)
+    if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
+        return None
+    return prev, text, None
+
+
+def label_of(el: etree._Element, page: Page) -> str | None:
+    """The short text of the element just before ``el`` (``<dt>Publisher</dt>``), if any."""
+    found = _label_node(el, page)
+    return found[1] if found else None
+
+
+def _leafish(el: etree._Element, page: Page) -> bool:
+    """No child holds text, or one child holds all of it and is leafish (``dt > span``)."""
+    if is_leaf(el):
+        return True
+    holding = [c for c in el if isinstance(c.tag, str) and page.texts.text(c)]
+    if not holding:
+        return True
+    own = norm((el.text or "") + "".join(c.tail or "" for c in el))
+    return len(holding) == 1 and not own and _leafish(holding[0], page)
+
+
+def label_after(el: etree._Element, page: Page) -> str | None:
+    """The label written after the value, in a pair of its own (``<li><b>Tor</b> <span>publisher
+    </span></li>``): the parent holds just the two, the second a short leaf text with letters."""
+    parent = el.getparent()
+    if parent is None or (parent.text or "").strip():
+        return None
+    kids = [c for c in parent if isinstance(c.tag, str)]
+    if len(kids) != 2 or kids[0] is not el or (el.tail or "").strip() or (kids[1].tail or "").strip():
+        return None
+    after = kids[1]
+    if (page.is_hidden(after) and not page.is_hidden(el)) or not _leafish(after, page):
+        return None
+    text = page.texts.text(after)
     if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
         return None
     return text
 
 
-def _leafish(el: etree._Element, page: Page) -> bool:
-    return is_leaf(el) or not any(isinstance(c.tag, str) and page.texts.text(c) for c in el)
+def _label_after_steps(el: etree._Element, page: Page, label: str | None) -> list[str] | None:
+    """``ul > li:contains("ISBN-13") > b``: the value found by the label after it in its pair."""
+    text = label_after(el, page)
+    if text is None or (label is not None and label not in text):
+        return None
+    parent = el.getparent()
+    up = without_positions(precise_steps(parent, page))
+    cls = [t for t in (el.get("class") or "").split() if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)]
+    me = el.tag + "".join(f".{t}" for t in cls[:2])
+    return [*up[:-1], f"{_TAG.match(up[-1]).group(0)}:contains({css_string(label or text)})", me]
 
 
 def _climbs(node: etree._Element) -> bool:
@@ -189,17 +279,19 @@ def label_steps(el: etree._Element, page: Page, label: str) -> list[str] | None:
     node = el
     tail: list[str] = []
     for _ in range(3):
-        text = label_of(node, page)
-        if text is not None and (label is None or label in text):
-            prev = node.getprevious()
-            while not isinstance(prev.tag, str):
-                prev = prev.getprevious()
+        found = _label_node(node, page)
+        text = found[1] if found else None
+        if found is not None and text is not None and (label is None or label in text):
+            prev, _, attr = found
             cls = [
                 t
                 for t in (prev.get("class") or "").split()
                 if _CLASS_TOKEN.match(t) and not _GENERATED.search(t)
             ]
-            lab = prev.tag + "".join(f".{t}" for t in cls[:2]) + f":contains({css_string(label or text)})"
+            if attr is not None:  # an icon: found by what its attribute says, not by its class
+                lab = f"{prev.tag}[{attr}={css_string(text)}]"
+            else:
+                lab = prev.tag + "".join(f".{t}" for t in cls[:2]) + f":contains({css_string(label or text)})"
             me = _TAG.match(step(node, positional=False)).group(0)
             cls_me = [
                 t
@@ -211,12 +303,12 @@ def label_steps(el: etree._Element, page: Page, label: str) -> list[str] | None:
             up = without_positions(precise_steps(parent, page)) if parent is not None else []
             return [*up, f"{lab} + {me}", *tail]
         if not _climbs(node):
-            return None
+            return _label_after_steps(el, page, label)
         tail.insert(0, step(node))
         node = node.getparent()
         if node is None or not isinstance(node.tag, str):
-            return None
-    return None
+            return _label_after_steps(el, page, label)
+    return _label_after_steps(el, page, label)
 
 
 def run_of(steps: list[str] | None) -> list[str] | None:
@@ -235,20 +327,22 @@ def text_label(el: etree._Element, page: Page) -> str | None:
         if text is not None:
             return norm(text)
         if not _climbs(node):
-            return None
+            break
         node = node.getparent()
         if node is None or not isinstance(node.tag, str):
-            return None
-    return None
+            break
+    after = label_after(el, page)
+    return norm(after) if after is not None else None
 
 
-def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
+def column_of(el: etree._Element, page: Page) -> tuple[str, str, str, list[str]] | None:
     """``el`` as the i-th of a run of cells beside a parallel run of labels, if it is one.
 
     A column of labels next to a column of values (``div.labels > div`` / ``div.values > div``),
-    or a header row over a data row (``tr > th`` / ``tr > td``): the parent's sibling with as many
-    cells (three or more), whose i-th cell is a short leaf text. Returns (values CSS, labels CSS,
-    label text).
+    or a header row over a data row (``tr > th`` / ``tr > td``, the header row maybe in the
+    table's ``<thead>``): the parent's sibling with as many cells (three or more), whose i-th cell
+    is a short leaf text. Returns (values CSS, labels CSS,
+    label text, the row's other labels).
     """
     parent = el.getparent()
     grand = parent.getparent() if parent is not None else None
@@ -259,16 +353,22 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str] | None:
     if len(cells) < 3 or any(c.tag != el.tag for c in cells):
         return None
     i = cells.index(el)
-    for q in grand:
-        if q is parent or not isinstance(q.tag, str):
-            continue
+    rows = [q for q in grand if q is not parent and isinstance(q.tag, str)]
+    if grand.tag in ("tbody", "tfoot"):  # the header row sits in the table's <thead>
+        table = grand.getparent()
+        heads = [h for h in table if h.tag == "thead"] if table is not None else []
+        rows += [q for h in heads for q in h if q.tag == "tr"]
+    for q in rows:
         labels = [c for c in q if isinstance(c.tag, str)]
         if len(labels) != len(cells) or len({c.tag for c in labels}) != 1 or not _leafish(labels[i], page):
             continue
         text = page.texts.text(labels[i])
         if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
             continue
-        values_css = join([*precise_steps(parent, page), el.tag])
-        labels_css = join([*precise_steps(q, page), labels[i].tag])
-        return values_css, labels_css, text
+        # Without positions: the label row is found by its labels, so a block moved before the
+        # table (or a second table with an "Author" column) does not change which row is read.
+        values_css = join([*without_positions(precise_steps(parent, page)), el.tag])
+        labels_css = join([*without_positions(precise_steps(q, page)), labels[i].tag])
+        others = [t for c in labels if (t := page.texts.text(c)) and t != text]
+        return values_css, labels_css, text, others
     return None

@@ -18,18 +18,47 @@ from browsercrawl.wrappers.dom import Page
 from browsercrawl.wrappers.model import FieldRule, Value
 from browsercrawl.wrappers.paths import text_label
 
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+# Month names, whole or cut to an abbreviation of three letters or more (``Sept.``, ``janv.``):
+# English, German, French, Spanish, Italian, Portuguese, Dutch (a shop's dates are in its own
+# language). A word that only starts like one ("Marseille") is not a month.
+_MONTH_NAMES = {
+    "en": "january february march april may june july august september october november december",
+    "de": "januar februar märz maerz mai juni juli oktober dezember",
+    "fr": "janvier février fevrier mars avril juin juillet août aout septembre octobre novembre décembre",
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre"
+    " diciembre",
+    "it": "gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre",
+    "pt": "janeiro fevereiro março maio junho julho setembro outubro novembro dezembro",
+    "nl": "januari februari maart mei augustus",
+}
+
+
+def _month_pattern(languages: dict[str, str]) -> str:
+    forms = {n[:k] for names in languages.values() for n in names.split() for k in range(3, len(n) + 1)}
+    return "(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")\.?"
+
+
+_MONTH = _month_pattern(_MONTH_NAMES)
+_DAY = r"\d{1,2}(?:st|nd|rd|th|er|\.)?"
 _DATE = re.compile(
     r"^(?:\d{4}-\d{1,2}-\d{1,2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?"
-    r"|\d{1,2}[./]\d{1,2}[./]\d{2,4}"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH},? \d{{4}}"
-    rf"|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}"
-    rf"|{_MONTH} \d{{4}})$",
+    r"|\d{4}[./]\d{1,2}[./]\d{1,2}"
+    r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"
+    rf"|{_DAY} (?:de )?{_MONTH},? (?:de )?\d{{4}}"
+    rf"|\d{{1,2}}[- ]{_MONTH}[- ]\d{{2,4}}"
+    rf"|{_MONTH} {_DAY},? \d{{4}}"
+    rf"|{_MONTH} (?:de )?\d{{4}}"
+    r"|\d{4}年\d{1,2}月(?:\d{1,2}日)?"
+    r"|\d{4}\. ?\d{1,2}\. ?\d{1,2}\.?)$",
     re.I,
 )
-_CURRENCY = r"(?:[$€£¥₹]|EUR|USD|GBP|CHF|JPY|CAD|AUD)"
+# Currency symbols and codes a price may carry before or after the amount.
+_CURRENCY = (
+    r"(?:US\$|C\$|A\$|R\$|NZ\$|HK\$|[$€£¥₹₽₩₺₪]|EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN"
+    r"|CZK|HUF|BRL|INR|CNY|RUB|TRY|ZAR|MXN|kr\.?|zł|Kč|Fr\.|Rs\.?)"
+)
 _PRICE = re.compile(
-    rf"^(?:{_CURRENCY}\s?)?\d{{1,3}}(?:[ ,.']?\d{{3}})*(?:[.,]\d{{1,2}})?(?:\s?{_CURRENCY})?$"
+    rf"^(?:{_CURRENCY}\s?)?\d{{1,3}}(?:[ ,.'\u202f]?\d{{3}})*(?:[.,](?:\d{{1,2}}|-|–))?(?:\s?{_CURRENCY})?$"
 )
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9][A-Za-z0-9_./-]*$")

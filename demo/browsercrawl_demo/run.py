@@ -122,6 +122,19 @@ async def _crawl(job_path: Path, induce: bool) -> Any:
     return summary, induced
 
 
+def _logged_in_crawl(job_path: Path, db: Path, *, induce: bool) -> dict[str, Any]:
+    """Run one of the demo's logged-in crawls; what every such crawl reports, whatever it scores."""
+    t0 = time.monotonic()
+    summary, _ = asyncio.run(_crawl(job_path, induce=induce))
+    return {
+        "pages": summary.pages_total,
+        "seconds": round(time.monotonic() - t0, 1),
+        "failed": summary.failed,
+        "session": summary.parts.get("session", {}),
+        "login_pages_stored": login_pages_stored(db),
+    }
+
+
 def _records_score(db: Path, site_url: str, truth: dict, profile_path: Path) -> dict[str, Any]:
     scores = score_records(db, site_url, truth, SiteProfile.load(profile_path), comments=None)
     with sqlite3.connect(db) as conn:
@@ -217,14 +230,8 @@ def run_demo(
             },
         )
         echo("demo: learning the site (pre-crawl + wrapper induction), then the supervised crawl")
-        t0 = time.monotonic()
-        summary, _ = asyncio.run(_crawl(community, induce=True))
         report["community"] = {
-            "pages": summary.pages_total,
-            "seconds": round(time.monotonic() - t0, 1),
-            "failed": summary.failed,
-            "session": summary.parts.get("session", {}),
-            "login_pages_stored": login_pages_stored(out / "community.db"),
+            **_logged_in_crawl(community, out / "community.db", induce=True),
             **_records_score(out / "community.db", site.url, truth, out / "community.profile.json"),
         }
         report["search"] = search_scores(out / "community.db", site.url, truth)
@@ -245,14 +252,8 @@ def run_demo(
             },
         )
         echo("demo: walking members and their follow lists")
-        t0 = time.monotonic()
-        summary, _ = asyncio.run(_crawl(social, induce=False))
         report["social"] = {
-            "pages": summary.pages_total,
-            "seconds": round(time.monotonic() - t0, 1),
-            "failed": summary.failed,
-            "session": summary.parts.get("session", {}),
-            "login_pages_stored": login_pages_stored(out / "social.db"),
+            **_logged_in_crawl(social, out / "social.db", induce=False),
             **found_vs_expected(out / "social.db", truth, seeds),
         }
         report["discover"] = _discover_and_crawl(out, site, truth, _session_section(site, user, model), echo)

@@ -14,6 +14,9 @@ crawl different sites from the same server)::
                      blob/{hash}.json: a hash the script computes from the id, so the JSON's URL
                      does not follow from the page URL or its shell (the API shortcut's fallback)
     html/item/{i}    the same item rendered on the server
+    tagged/item/{i}  the same server-rendered item with a tag-manager script that changes nothing on
+                     the page (most static sites carry one: a crawler cannot tell from the HTML
+                     alone that the page needs no rendering)
     /static/...      shared stylesheet, scripts and images (cacheable for an hour)
 
 Item links form a tree plus cross links (i+1, 2i+1, 2i+2, 7i+3, i+N/2 modulo N), so every item is
@@ -28,7 +31,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-SITE_VERSION = "4"
+SITE_VERSION = "5"
 READY_SELECTOR = "#item[data-ready]"
 
 _ADJ = (
@@ -161,6 +164,12 @@ _VENDOR_JS = (
     + "\n  return m;\n})();\n"
 )
 
+# What an analytics tag does on a static page: queue an event, read a cookie; the DOM stays as is.
+_TAGS_JS = """window.dataLayer = window.dataLayer || [];
+window.dataLayer.push({event: 'page_view', path: location.pathname, ref: document.referrer});
+document.cookie = 'seen=1; path=/';
+"""
+
 _APP_JS = """(function () {
   const body = document.body;
   const base = body.dataset.base, id = body.dataset.item;
@@ -224,11 +233,15 @@ def js_page(it: Item, base: str, app: str = "app.js") -> str:
     )
 
 
-def html_page(it: Item, base: str) -> str:
-    """The same item rendered on the server (what app.js produces), for the plain-HTML crawl."""
-    links = "".join(f'<li><a class="rel" href="{base}/html/item/{j}">Item {j}</a></li>' for j in it.related)
+def html_page(it: Item, base: str, variant: str = "html") -> str:
+    """The same item rendered on the server (what app.js produces), for the plain-HTML crawl;
+    the ``tagged`` variant adds a script that changes nothing on the page."""
+    links = "".join(
+        f'<li><a class="rel" href="{base}/{variant}/item/{j}">Item {j}</a></li>' for j in it.related)
+    tag = '<script src="/static/tags.js" defer></script>' if variant == "tagged" else ""
     return (
         _head(it.title)
+        + tag
         + f'</head><body data-base="{base}" data-item="{it.i}">'
         + _chrome_top()
         + f'<main id="item" data-ready="1"><h1 class="title">{html.escape(it.title)}</h1>'
@@ -248,6 +261,7 @@ def build(root: Path, sizes: list[int]) -> None:
     (static / "vendor.js").write_text(_VENDOR_JS)
     (static / "app.js").write_text(_APP_JS)
     (static / "app-opaque.js").write_text(_APP_OPAQUE_JS)
+    (static / "tags.js").write_text(_TAGS_JS)
     (static / "logo.png").write_bytes(_PNG)
     for k in range(20):
         (static / "img" / f"{k}.png").write_bytes(_PNG)
@@ -258,12 +272,13 @@ def build(root: Path, sizes: list[int]) -> None:
         if stamp.exists() and stamp.read_text() == SITE_VERSION:
             continue
         base = f"/n{n}"
-        for sub in ("js/item", "jsx/item", "html/item", "data", "blob"):
+        for sub in ("js/item", "jsx/item", "html/item", "tagged/item", "data", "blob"):
             (top / sub).mkdir(parents=True, exist_ok=True)
         for i in range(n):
             it = item(i, n)
             (top / "js" / "item" / str(i)).write_text(js_page(it, base))
             (top / "html" / "item" / str(i)).write_text(html_page(it, base))
+            (top / "tagged" / "item" / str(i)).write_text(html_page(it, base, "tagged"))
             data = {
                 "id": it.i,
                 "title": it.title,
@@ -282,5 +297,5 @@ def build(root: Path, sizes: list[int]) -> None:
 
 
 def seed(port: int, n: int, variant: str) -> str:
-    """The start URL of a crawl of the ``variant`` ('js', 'jsx' or 'html') site of size ``n``."""
+    """The start URL of a crawl of the ``variant`` ('js', 'jsx', 'html' or 'tagged') site of size ``n``."""
     return f"http://127.0.0.1:{port}/n{n}/{variant}/item/0"

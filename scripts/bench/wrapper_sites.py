@@ -13,11 +13,11 @@ drawn so that the four known failure causes show up in random sample pairs:
 * **type-checkable fields**: dates, ISBN-13, prices and names, next to look-alikes (a "first
   published" date, a list price, related books with their own authors and prices).
 
-``TUNING`` styles are the ones the learner was developed against (nineteen: the last fifteen were
-written as held-out sets in five batches, looked at, then learning and healing were fixed on
-them); ``HELD_OUT`` styles (batch 6, written after that: a framework spec table with a list in a
-cell, unlabelled spans joined by middots with "A, B & C" bylines, a mobile page with roles inside
-the contributor nodes) are only scored. ``change_markup`` rewrites a page the way a site
+``TUNING`` styles are the ones the learner was developed against (thirty: all but the first four
+were written as held-out sets in batches, scored once as written, then looked at and fixed on);
+``HELD_OUT`` styles (batch 9, written after that: sections with heading labels, a dot-leader
+``<pre>`` record, two label/value pairs a table row, a shop id only in a data attribute) are only
+scored. ``change_markup`` rewrites a page the way a site
 redesign does (classes renamed, a wrapper div added, blocks reordered, tags changed) for the
 self-healing benchmark.
 
@@ -27,6 +27,7 @@ Used by ``scripts/bench_induction.py --wrappers`` and ``tests/test_wrappers_*.py
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,7 +147,11 @@ def book(r: random.Random, date_format: DateFormat, currency: str) -> Book:
     year = r.randint(2018, 2021)
 
     def money(v: float) -> str:
-        return f"${v:.2f}" if currency == "$" else f"{v:.2f} {currency}".replace(".", ",")
+        if currency == "$":
+            return f"${v:.2f}"
+        if currency.endswith(" ") or currency.endswith("$"):  # a code or symbol before the amount
+            return f"{currency}{v:.2f}"
+        return f"{v:.2f} {currency}".replace(".", ",")
 
     cents = r.randint(499, 3999)
     title = _title(r)
@@ -718,6 +723,345 @@ def long_date(y: int, m: int, d: int) -> str:
     return f"{d} {MONTHS[m - 1]} {y}"
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out batch 7: written after batch 6 had been used for tuning (the current HELD_OUT)
+
+MOIS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+        "novembre", "décembre"]  # fmt: skip
+MONATE = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+          "November", "Dezember"]  # fmt: skip
+
+
+def french_date(y: int, m: int, d: int) -> str:
+    return f"{'1er' if d == 1 else d} {MOIS[m - 1]} {y}"
+
+
+def german_date(y: int, m: int, d: int) -> str:
+    return f"{d}. {MONATE[m - 1]} {y}"
+
+
+def slash_date(y: int, m: int, d: int) -> str:
+    return f"{y}/{m:02d}/{d:02d}"
+
+
+def _isbn10(isbn13: str) -> str:
+    core = isbn13[3:12]
+    check = (11 - sum((10 - i) * int(c) for i, c in enumerate(core)) % 11) % 11
+    return core + ("X" if check == 10 else str(check))
+
+
+def wide_table(b: Book) -> str:
+    """A horizontal spec table: a header row of labels over one data row; optional columns shift
+    the rest; authors one per line in a cell; a related-books table of the same shape below;
+    the ISBN in a <noscript> tracking pixel first."""
+    cols = [("Title", e(b.title)), ("Author", "<br>".join(e(a) for a in b.authors))]
+    if b.series:
+        cols.append(("Series", e(b.series)))
+    cols += [("Publisher", e(b.publisher)), ("Released", e(b.published))]
+    if b.edition:
+        cols.append(("Edition", e(b.edition)))
+    cols += [("Cover", e(b.binding)), ("ISBN", b.isbn), ("Our no.", e(b.sku)), ("Price", e(b.price))]
+    head = "".join(f"<th scope='col'>{k}</th>" for k, _ in cols)
+    row = "".join(f"<td>{v}</td>" for _, v in cols)
+    rel = "".join(f"<tr><td>{e(t)}</td><td>{e(a)}</td><td>{e(p)}</td></tr>" for t, a, p in b.related)
+    return _page(
+        "Kiosk",
+        f"<noscript><img src='/px.gif?isbn={b.isbn}&amp;p={e(b.price)}' alt=''></noscript>"
+        f"<div class='wrap'><h1>{e(b.title)}</h1><p class='note'>Ships in 2-3 days</p>"
+        f"<table class='spec'><thead><tr>{head}</tr></thead><tbody><tr>{row}</tr></tbody></table>"
+        "<h2>Readers also liked</h2><table class='spec'><thead><tr><th scope='col'>Title</th>"
+        f"<th scope='col'>Author</th><th scope='col'>Price</th></tr></thead><tbody>{rel}</tbody></table>"
+        "</div>",
+    )
+
+
+def jsonld_details(b: Book) -> str:
+    """A German shop: JSON-LD with every value first, a <template> copy, a dl whose dt/dd pairs
+    sit in div groups with the text in nested spans, authors linked and joined by middots."""
+    data = json.dumps(
+        {
+            "@context": "https://schema.org",
+            "@type": "Book",
+            "name": b.title,
+            "isbn": b.isbn,
+            "author": [{"@type": "Person", "name": a} for a in b.authors],
+            "offers": {"@type": "Offer", "price": b.price},
+            "datePublished": b.published,
+            "publisher": b.publisher,
+        },
+        ensure_ascii=False,
+    ).replace("</", "<\\/")
+    groups = [
+        ("Verlag", e(b.publisher)),
+        ("Erscheinungsdatum", e(b.published)),
+        ("Einband", e(b.binding)),
+    ]
+    if b.edition:
+        groups.append(("Auflage", e(b.edition)))
+    groups += [("Seitenzahl", str(b.pages)), ("ISBN", b.isbn), ("Artikelnummer", e(b.sku))]
+    dl = "".join(
+        f"<div class='detail'><dt><span class='lbl'>{k}</span></dt>"
+        f"<dd><span class='val'>{v}</span></dd></div>"
+        for k, v in groups
+    )
+    authors = " &middot; ".join(
+        f"<a class='autor' href='/autor/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors)
+    )
+    return _page(
+        "Lesezeichen",
+        f"<script type='application/ld+json'>{data}</script>"
+        f"<template id='quickview'><b>{e(b.title)}</b> {b.isbn} {e(b.price)}</template>"
+        f"<div class='produkt'><h1 class='produkt-titel'>{e(b.title)}</h1>"
+        f"<div class='autoren'>von {authors}</div>"
+        f"<div class='preis'><span class='preis-wert'>{e(b.price)}</span> <span>inkl. MwSt.</span></div>"
+        f"<dl class='details'>{dl}</dl></div>",
+    )
+
+
+def icon_facts(b: Book) -> str:
+    """Cards with icons instead of labels (the label only in a title attribute), author cards
+    with avatars whose alt text repeats the name, optional facts shifting positions."""
+    facts = [("building", "Publisher", e(b.publisher)), ("calendar", "Publication date", e(b.published))]
+    if b.edition:
+        facts.append(("star", "Edition", e(b.edition)))
+    facts += [("book", "Format", e(b.binding)), ("file", "Length", f"{b.pages} pages")]
+    facts += [("barcode", "ISBN", b.isbn), ("tag", "Item", e(b.sku))]
+    items = "".join(
+        f"<li class='fact'><i class='bi bi-{icon}' title='{t}' aria-hidden='true'></i> <span>{v}</span></li>"
+        for icon, t, v in facts
+    )
+    people = "".join(
+        f"<div class='person'><img src='/av/{i}.png' alt='{e(a)}'>"
+        f"<span class='person-name'>{e(a)}</span></div>"
+        for i, a in enumerate(b.authors)
+    )
+    return _page(
+        "Inkwell",
+        f"<div hidden class='tip'>{b.isbn}</div>"
+        f"<div class='card'><div class='card-body'><h1 class='card-title'>{e(b.title)}</h1>"
+        f"<div class='people'>{people}</div>"
+        f"<div class='card-price'><i class='bi bi-cash'></i> <span>{e(b.price)}</span> "
+        f"<span class='text-muted'>(was {e(b.list_price)})</span></div>"
+        f"<ul class='list-unstyled facts'>{items}</ul></div></div>",
+    )
+
+
+def librairie(b: Book) -> str:
+    """A French bookshop: "Label&nbsp;: value" in one text node per line, authors written
+    "A, B et C", an ISBN-10 and a first-edition date beside the fields, an og:url copy first."""
+    if len(b.authors) == 1:
+        by = e(b.authors[0])
+    else:
+        by = ", ".join(e(a) for a in b.authors[:-1]) + " et " + e(b.authors[-1])
+    lines = [
+        f"Éditeur&nbsp;: {e(b.publisher)}",
+        f"Date de parution&nbsp;: {e(b.published)}",
+        f"Première édition&nbsp;: {e(b.first_published)}",
+        f"Reliure&nbsp;: {e(b.binding)}",
+        f"ISBN-10&nbsp;: {_isbn10(b.isbn)}",
+        f"EAN&nbsp;: {b.isbn}",
+        f"Référence&nbsp;: {e(b.sku)}",
+    ]
+    if b.series:
+        lines.insert(0, f"Collection&nbsp;: {e(b.series)}")
+    return _page(
+        "La Page",
+        f"<meta property='og:url' content='https://lapage.example/livre/{b.isbn}'>"
+        f"<div id='fiche'><h1 class='titre'>{e(b.title)}</h1><p class='auteurs'>de {by}</p>"
+        f"<div class='prix'>Prix&nbsp;: <span class='montant'>{e(b.price)}</span></div>"
+        f"<ul class='caracteristiques'>{''.join(f'<li>{x}</li>' for x in lines)}</ul></div>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out batch 8: written after batch 7 had been used for tuning (the current HELD_OUT)
+
+
+def slash_dmy(y: int, m: int, d: int) -> str:
+    return f"{d:02d}/{m:02d}/{y}"
+
+
+def short_us_date(y: int, m: int, d: int) -> str:
+    return f"{MONTHS[m - 1][:3]} {d}, {y}"
+
+
+def cms_fields(b: Book) -> str:
+    """A CMS node: one div per field with a label div and item divs (several items for authors),
+    the field name only in a modifier class; an empty optional field rendered without items."""
+
+    def fld(name: str, label: str, items: list[str]) -> str:
+        inner = "".join(f"<div class='field__item'>{v}</div>" for v in items)
+        many = f"<div class='field__items'>{inner}</div>" if len(items) > 1 else inner
+        return (
+            f"<div class='field field--name-field-{name} field--label-inline'>"
+            f"<div class='field__label'>{label}</div>{many}</div>"
+        )
+
+    fields = [fld("author", "Author", [e(a) for a in b.authors])]
+    if b.series:
+        fields.append(fld("series", "Series", [e(b.series)]))
+    fields += [
+        fld("publisher", "Publisher", [e(b.publisher)]),
+        fld("date", "Published", [e(b.published)]),
+        fld("binding", "Binding", [e(b.binding)]),
+        fld("isbn", "ISBN", [b.isbn]),
+        fld("sku", "Stock number", [e(b.sku)]),
+        fld("price", "Price", [e(b.price)]),
+    ]
+    return _page(
+        "Reading Lamp",
+        f"<article class='node node--type-book'><h1 class='page-title'><span>{e(b.title)}</span></h1>"
+        f"<link rel='canonical' href='/node/{b.isbn}'>"
+        f"<div class='node__content'>{''.join(fields)}</div></article>",
+    )
+
+
+def prose(b: Book) -> str:
+    """Values inside sentences: only the words around them are stable; price inside a button."""
+    if len(b.authors) == 1:
+        by = e(b.authors[0])
+    else:
+        by = ", ".join(e(a) for a in b.authors[:-1]) + " and " + e(b.authors[-1])
+    return _page(
+        "Booknook",
+        f"<div class='post'><h2 class='post-title'>{e(b.title)}</h2>"
+        f"<p class='post-meta'>Written by {by}.</p>"
+        f"<p>Published by {e(b.publisher)} on {e(b.published)}. This {e(b.binding)} edition "
+        f"(ISBN {b.isbn}) runs to {b.pages} pages and is stock item {e(b.sku)}.</p>"
+        f"<form><button type='submit'>Add to basket &ndash; {e(b.price)}</button></form></div>",
+    )
+
+
+def value_first(b: Book) -> str:
+    """Each value before its label (``<b>Tor</b> <span>publisher</span>``); authors joined by
+    slashes; a list price struck through before the price."""
+    facts = [(e(b.publisher), "publisher"), (e(b.published), "released")]
+    if b.edition:
+        facts.append((e(b.edition), "edition"))
+    facts += [(e(b.binding), "format"), (b.isbn, "ISBN-13"), (e(b.sku), "our code")]
+    items = "".join(f"<li><b>{v}</b> <span class='what'>{k}</span></li>" for v, k in facts)
+    authors = " / ".join(f"<a rel='author' href='/by/{i}'>{e(a)}</a>" for i, a in enumerate(b.authors))
+    return _page(
+        "Dog-Ear",
+        f"<section class='book'><h1>{e(b.title)}</h1><p class='who'>{authors}</p>"
+        f"<p class='money'><s>{e(b.list_price)}</s> <ins>{e(b.price)}</ins></p>"
+        f"<ul class='facts'>{items}</ul></section>",
+    )
+
+
+def tabbed(b: Book) -> str:
+    """A summary tab shown and a details tab present but ``hidden`` until clicked; a d-none copy
+    of the ISBN link first. Details are only in the hidden panel."""
+    people = "".join(f"<li><a href='/c/{i}'>{e(a)}</a></li>" for i, a in enumerate(b.authors))
+    rows = [("Publisher", e(b.publisher)), ("On sale", e(b.published)), ("Format", e(b.binding))]
+    if b.edition:
+        rows.insert(1, ("Edition", e(b.edition)))
+    rows += [("ISBN", b.isbn), ("Product ID", e(b.sku))]
+    table = "".join(f"<tr><td class='k'>{k}</td><td class='v'>{v}</td></tr>" for k, v in rows)
+    return _page(
+        "Tabula",
+        f"<div class='d-none'><a href='/p/{b.isbn}'>{b.isbn}</a></div>"
+        f"<main><h1 class='product-name'>{e(b.title)}</h1><ul class='by'>{people}</ul>"
+        f"<div class='buy-box'><span class='amount'>{e(b.price)}</span></div>"
+        "<div role='tablist'><button role='tab' aria-selected='true'>Summary</button>"
+        "<button role='tab' aria-selected='false'>Details</button></div>"
+        f"<div role='tabpanel' id='summary'><p>{b.pages} pages of {e(b.title.lower())}.</p></div>"
+        f"<div role='tabpanel' id='details' hidden><table>{table}</table></div></main>",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Held-out batch 9: written after batch 8 had been used for tuning (the current HELD_OUT)
+
+
+def month_year(y: int, m: int, d: int) -> str:
+    return f"{MONTHS[m - 1]} {y}"
+
+
+def us_numeric(y: int, m: int, d: int) -> str:
+    return f"{m}/{d}/{y}"
+
+
+def heading_sections(b: Book) -> str:
+    """Each fact a <section> with an <h3> heading as its label and a <p> (or a list) below;
+    optional sections; a <details> summary repeating the ISBN first."""
+    secs = [("Authors", "<ul>" + "".join(f"<li>{e(a)}</li>" for a in b.authors) + "</ul>")]
+    if b.series:
+        secs.append(("Series", f"<p>{e(b.series)}</p>"))
+    secs += [("Publisher", f"<p>{e(b.publisher)}</p>"), ("Publication", f"<p>{e(b.published)}</p>")]
+    if b.edition:
+        secs.append(("Edition", f"<p>{e(b.edition)}</p>"))
+    secs += [
+        ("Binding", f"<p>{e(b.binding)}</p>"),
+        ("ISBN", f"<p>{b.isbn}</p>"),
+        ("Code", f"<p>{e(b.sku)}</p>"),
+    ]
+    body = "".join(f"<section class='fact'><h3>{k}</h3>{v}</section>" for k, v in secs)
+    return _page(
+        "Marginalia",
+        f"<details class='share'><summary>Share</summary><p>/b/{b.isbn}</p></details>"
+        f"<div class='sheet'><h2>{e(b.title)}</h2><p class='cost'>{e(b.price)}</p>{body}</div>",
+    )
+
+
+def dot_leaders(b: Book) -> str:
+    """A <pre> block of "Label ..... value" lines padded with dot leaders; authors on one line
+    joined by "; "; the price in a <kbd>."""
+    rows = [("Title", e(b.title)), ("Author(s)", "; ".join(e(a) for a in b.authors))]
+    rows += [("Publisher", e(b.publisher)), ("Date", e(b.published)), ("Binding", e(b.binding))]
+    if b.edition:
+        rows.append(("Edition", e(b.edition)))
+    rows += [("ISBN", b.isbn), ("Stock no", e(b.sku))]
+    lines = "\n".join(f"{k} {'.' * (14 - len(k))} {v}" for k, v in rows)
+    return _page(
+        "Terminal Books",
+        f"<div class='listing'><h1>{e(b.title)}</h1><pre class='record'>{lines}</pre>"
+        f"<p>Price: <kbd>{e(b.price)}</kbd></p></div>",
+    )
+
+
+def paired_table(b: Book) -> str:
+    """A table with two label/value pairs a row (th td th td); optional pairs shift the rest;
+    authors in spans separated by "; "."""
+    pairs = [
+        ("Author", "; ".join(f"<span class='n'>{e(a)}</span>" for a in b.authors)),
+        ("Publisher", e(b.publisher)),
+    ]
+    if b.series:
+        pairs.append(("Series", e(b.series)))
+    pairs += [("Date", e(b.published)), ("Binding", e(b.binding)), ("ISBN", b.isbn), ("Item", e(b.sku))]
+    if len(pairs) % 2:
+        pairs.append(("", ""))
+    rows = "".join(
+        f"<tr><th>{a}</th><td>{x}</td><th>{c}</th><td>{y}</td></tr>"
+        for (a, x), (c, y) in zip(pairs[::2], pairs[1::2], strict=True)
+    )
+    return _page(
+        "Bindery",
+        f"<div id='item'><h1>{e(b.title)}</h1><div class='price'>{e(b.price)} "
+        f"<small>RRP {e(b.list_price)}</small></div><table class='info'>{rows}</table></div>",
+    )
+
+
+def data_attributes(b: Book) -> str:
+    """The shop id only in a data attribute of the buy button; other values visible, with data-*
+    copies on the container; the price inside a sentence."""
+    authors = (
+        " &amp; ".join(f"<cite>{e(a)}</cite>" for a in b.authors)
+        if len(b.authors) < 3
+        else (", ".join(f"<cite>{e(a)}</cite>" for a in b.authors))
+    )
+    return _page(
+        "Spine & Co",
+        f"<div class='product' data-isbn='{b.isbn}' data-price='{e(b.price)}' data-title='{e(b.title)}'>"
+        f"<h1>{e(b.title)}</h1><p class='by'>{authors}</p>"
+        f"<p class='deal'>Now only <span class='p'>{e(b.price)}</span> while stocks last!</p>"
+        f"<p class='info'><span>{e(b.publisher)}</span> | <span>{e(b.binding)}</span> | "
+        f"<span>{e(b.published)}</span> | <span>ISBN {b.isbn}</span></p>"
+        f"<button class='add' data-sku='{e(b.sku)}'>Add to cart</button></div>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -751,12 +1095,27 @@ TUNING = [
     SiteStyle("library", library_record, us_date, "$"),
     SiteStyle("market", marketplace, uk_date, "£"),
     SiteStyle("cms", cms_cards, iso_date, "€"),
-]
-# Written after all of the above were used for tuning; only scored.
-HELD_OUT = [
+    # Held-out batch 6; scored once, then learning and healing were fixed on them.
     SiteStyle("bootstrap", bootstrap_table, uk_date, "$"),
     SiteStyle("metaline", meta_line, long_date, "€"),
     SiteStyle("amp", amp_specs, dot_date, "£"),
+    # Held-out batch 7; scored once, then learning and healing were fixed on them.
+    SiteStyle("wide", wide_table, slash_date, "CHF "),
+    SiteStyle("jsonld", jsonld_details, german_date, "€"),
+    SiteStyle("icons", icon_facts, us_date, "US$"),
+    SiteStyle("librairie", librairie, french_date, "€"),
+    # Held-out batch 8; scored once, then learning and healing were fixed on them.
+    SiteStyle("cmsfields", cms_fields, slash_dmy, "£ "),
+    SiteStyle("prose", prose, long_date, "$"),
+    SiteStyle("valuefirst", value_first, iso_date, "EUR"),
+    SiteStyle("tabbed", tabbed, short_us_date, "A$"),
+]
+# Batch 9, written after all of the above were used for tuning; only scored.
+HELD_OUT = [
+    SiteStyle("headings", heading_sections, month_year, "£"),
+    SiteStyle("leaders", dot_leaders, iso_date, "USD "),
+    SiteStyle("paired", paired_table, us_numeric, "$"),
+    SiteStyle("dataattr", data_attributes, dot_date, "kr"),
 ]
 
 

@@ -1,0 +1,161 @@
+"""Labels that are not a bare leaf text: an icon named by its tooltip, a label wrapped in a span.
+
+Optional rows shift every position after them, so only the label tells the value; these pages
+have one optional row ("Edition") on some pages and not on others.
+"""
+
+from __future__ import annotations
+
+from browsercrawl.wrappers import learn_wrapper
+
+
+def icon_page(fmt: str, sku: str, edition: str | None = None) -> str:
+    facts = [("building", "Publisher", "Tor")]
+    if edition:
+        facts.append(("star", "Edition", edition))
+    facts += [("book", "Format", fmt), ("tag", "Item", sku)]
+    items = "".join(
+        f"<li><i class='bi bi-{icon}' title='{t}' aria-hidden='true'></i> <span>{v}</span></li>"
+        for icon, t, v in facts
+    )
+    return f"<html><body><h1>T</h1><ul class='facts'>{items}</ul></body></html>"
+
+
+def test_an_icon_with_a_title_labels_the_value_after_it() -> None:
+    samples = [icon_page("Hardcover", "BK-101"), icon_page("Paperback", "BK-102")]
+    others = [
+        icon_page("Paperback", "BK-203", "2nd edition"),
+        icon_page("Hardcover", "BK-204"),
+        icon_page("Mass Market Paperback", "BK-205", "Revised edition"),
+        icon_page("Paperback", "BK-206"),
+    ]
+    values = [{"binding": "Hardcover", "sku": "BK-101"}, {"binding": "Paperback", "sku": "BK-102"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    rules = {r.label: r for r in result.wrapper.rules}
+    assert '[title="Format"]' in rules["binding"].css
+    assert result.wrapper.apply(others[2]) == {"binding": "Mass Market Paperback", "sku": "BK-205"}
+
+
+def dl_page(isbn: str, pages: str, edition: str | None = None) -> str:
+    groups = [("Verlag", "Tor")]
+    if edition:
+        groups.append(("Auflage", edition))
+    groups += [("Seitenzahl", pages), ("ISBN", isbn)]
+    dl = "".join(
+        f"<div><dt><span class='lbl'>{k}</span></dt><dd><span class='val'>{v}</span></dd></div>"
+        for k, v in groups
+    )
+    return f"<html><body><h1>T</h1><dl>{dl}</dl></body></html>"
+
+
+def test_a_label_wrapped_in_a_span_still_labels_the_value() -> None:
+    samples = [dl_page("9780140449136", "320"), dl_page("9780306406157", "211")]
+    others = [
+        dl_page("9781861972712", "455", "2. Auflage"),
+        dl_page("9780262033848", "120"),
+        dl_page("9780131103627", "272", "3. Auflage"),
+    ]
+    values = [{"isbn": "9780140449136"}, {"isbn": "9780306406157"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    assert ':contains("ISBN")' in result.wrapper.rules[0].css
+    assert result.wrapper.apply(others[2]) == {"isbn": "9780131103627"}
+
+
+def test_a_french_list_written_a_b_et_c_is_split() -> None:
+    def page(by: str) -> str:
+        return f"<html><body><h1>T</h1><p class='auteurs'>{by}</p><p>Tor</p></body></html>"
+
+    samples = [page("Ann Lee, Bo Chen et Cy Dunn"), page("Dee Fox")]
+    values = [{"authors": ["Ann Lee", "Bo Chen", "Cy Dunn"]}, {"authors": "Dee Fox"}]
+    result = learn_wrapper(samples, values, cluster_pages=[page("Eve Gold et Fay Hill"), page("Gus Ito")])
+    assert result.wrapper.apply(page("Eve Gold et Fay Hill")) == {"authors": ["Eve Gold", "Fay Hill"]}
+
+
+def tab_page(fmt: str, sku: str, edition: str | None = None) -> str:
+    rows = (
+        [("Publisher", "Tor")] + ([("Edition", edition)] if edition else []) + [("Format", fmt), ("ID", sku)]
+    )
+    table = "".join(f"<tr><td class='k'>{k}</td><td class='v'>{v}</td></tr>" for k, v in rows)
+    return f"<html><body><h1>T</h1><div role='tabpanel' hidden><table>{table}</table></div></body></html>"
+
+
+def test_a_hidden_label_labels_a_value_hidden_with_it() -> None:
+    """Details in a closed tab: label and value are both hidden, the label still tells the row."""
+    samples = [tab_page("Hardcover", "BK-101"), tab_page("Paperback", "BK-102")]
+    others = [
+        tab_page("Paperback", "BK-203", "2nd"),
+        tab_page("Hardcover", "BK-204"),
+        tab_page("Paperback", "BK-5", "3rd"),
+    ]
+    values = [{"binding": "Hardcover", "sku": "BK-101"}, {"binding": "Paperback", "sku": "BK-102"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    assert wrapper.apply(others[0]) == {"binding": "Paperback", "sku": "BK-203"}
+
+
+def value_first_page(isbn: str, sku: str, edition: str | None = None) -> str:
+    facts = (
+        [("Tor", "publisher")]
+        + ([(edition, "edition")] if edition else [])
+        + [(isbn, "ISBN-13"), (sku, "our code")]
+    )
+    items = "".join(f"<li><b>{v}</b> <span class='what'>{k}</span></li>" for v, k in facts)
+    return f"<html><body><h1>T</h1><ul class='facts'>{items}</ul></body></html>"
+
+
+def test_a_label_after_its_value_labels_it() -> None:
+    samples = [value_first_page("9780140449136", "BK-101"), value_first_page("9780306406157", "BK-102")]
+    others = [
+        value_first_page("9781861972712", "BK-203", "2nd edition"),
+        value_first_page("9780262033848", "BK-204"),
+        value_first_page("9780131103627", "BK-205", "Revised edition"),
+    ]
+    values = [{"isbn": "9780140449136", "sku": "BK-101"}, {"isbn": "9780306406157", "sku": "BK-102"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    assert ':contains("ISBN-13")' in wrapper.rules[0].css
+    assert wrapper.apply(others[2]) == {"isbn": "9780131103627", "sku": "BK-205"}
+
+
+def test_a_sentence_ending_the_list_is_cut_at_its_end_not_at_an_initial() -> None:
+    def page(by: str) -> str:
+        return f"<html><body><h2>T</h2><p class='meta'>Written by {by}.</p></body></html>"
+
+    others = [
+        page("Tom L. Berg"),
+        page("Bo Chen, Al Q. Wu and Li Wei"),
+        page("Al Wu"),
+        page("Cy Dunn and Eve Gold"),
+    ]
+    samples = [page("Ana Hart"), page("Peter Hart")]
+    result = learn_wrapper(
+        samples, [{"authors": "Ana Hart"}, {"authors": "Peter Hart"}], cluster_pages=others
+    )
+    assert result.wrapper.apply(others[0]) == {"authors": ["Tom L. Berg"]}
+    assert result.wrapper.apply(others[1]) == {"authors": ["Bo Chen", "Al Q. Wu", "Li Wei"]}
+
+
+def cms_page(authors: list[str]) -> str:
+    items = "".join(f"<div class='field__item'>{a}</div>" for a in authors)
+    inner = f"<div class='field__items'>{items}</div>" if len(authors) > 1 else items
+    return (
+        "<html><body><h1>T</h1><div class='content'><div class='field field--author'>"
+        f"<div class='field__label'>Author</div>{inner}</div></div></body></html>"
+    )
+
+
+def test_items_wrapped_only_when_there_are_several_are_found_either_way() -> None:
+    others = [
+        cms_page(["Cy Dunn"]),
+        cms_page(["Dee Fox", "Eve Gold"]),
+        cms_page(["Fay Hill"]),
+        cms_page(["Gus Ito"]),
+    ]
+    for samples, values in (
+        ([cms_page(["Ann Lee"]), cms_page(["Bo Chen"])], [{"authors": "Ann Lee"}, {"authors": "Bo Chen"}]),
+        (
+            [cms_page(["Ann Lee", "Bo Chen"]), cms_page(["Hal Jones", "Ida King"])],
+            [{"authors": ["Ann Lee", "Bo Chen"]}, {"authors": ["Hal Jones", "Ida King"]}],
+        ),
+    ):
+        wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+        assert wrapper.apply(others[0]) == {"authors": ["Cy Dunn"]}
+        assert wrapper.apply(others[1]) == {"authors": ["Dee Fox", "Eve Gold"]}
