@@ -10,6 +10,12 @@ nginx on 127.0.0.1 (scripts/bench/server.py); then runs each crawler as a subpro
 samples the whole process tree from /proc (scripts/bench/sampler.py), and checks every crawler
 extracted every item (title, price and SKU). Peers are installed into venvs under /tmp on first use.
 
+Auto mode's API shortcut (docs/api-shortcut.md): ``browsercrawl-auto-js`` crawls the JavaScript site
+in auto mode, where the item pages are built from their JSON once learned; its items are compared
+with the rendered crawl's (``browsercrawl``) page by page. ``browsercrawl-auto-jsx`` and
+``browsercrawl-jsx`` crawl the variant whose JSON URLs a script computes from a hash, where auto
+mode must fall back to rendering.
+
 Columns: pages/s over the crawl window (first to last request the server saw, so start-up of each
 crawler is excluded); CPU ms per page over the whole process tree and the whole run (start-up
 included, Chromium included); peak PSS summed over the tree; requests per page the server saw
@@ -51,6 +57,11 @@ CONCURRENCY = 8
 # The row for the smallest job file on the JavaScript site: no wait named, the engine's default
 # wait (until the page is done, learned per URL shape) against the row with the explicit selector.
 DEFAULT_WAITS = "browser, default waits"
+# Auto mode's API shortcut: on the JavaScript site (JSON URLs follow from the page URL) and on its
+# variant whose JSON URLs a script computes (the shortcut must fall back to rendering there).
+AUTO_JS = "browsercrawl-auto-js"
+AUTO_JSX = "browsercrawl-auto-jsx"
+BROWSER_JSX = "browsercrawl-jsx"
 
 
 def toml_value(v: object) -> str:
@@ -74,7 +85,7 @@ class Config:
 
     name: str
     crawler: str  # browsercrawl | raw_playwright | crawlee | scrapy | aiohttp_lxml
-    variant: str  # js | html
+    variant: str  # js | jsx | html
     size: int
     mode: str = ""  # browsercrawl's rendering mode; scrapy: 'playwright' or ''
     peer: bool = False  # needs a peer venv (skipped by --skip-peers)
@@ -118,6 +129,9 @@ def plan(pages: int, mem_sizes: tuple[int, int], html_pages: int | None = None) 
         Config("browsercrawl", "browsercrawl", "js", pages, "browser"),
         Config(DEFAULT_WAITS, "browsercrawl", "js", pages, "browser", default_waits=True),
         Config("raw-playwright", "raw_playwright", "js", pages),
+        Config(AUTO_JS, "browsercrawl", "js", pages, "auto"),
+        Config(BROWSER_JSX, "browsercrawl", "jsx", pages, "browser"),
+        Config(AUTO_JSX, "browsercrawl", "jsx", pages, "auto"),
         Config("crawlee", "crawlee", "js", pages, peer=True),
         Config("scrapy-playwright", "scrapy", "js", pages, "playwright", peer=True),
         Config(f"browsercrawl-{small}", "browsercrawl", "js", small, "browser"),
@@ -158,6 +172,19 @@ def check_browsercrawl(db: Path, n: int) -> int:
             if i < n and it.title in text and it.price in text and it.sku in text:
                 ok.add(i)
     return len(ok)
+
+
+def stored_items(db: Path) -> dict[str, list]:
+    """What a browsercrawl run stored per page (title, text, links), to compare two runs' items."""
+    if not db.exists():
+        return {}
+    with sqlite3.connect(db) as conn:
+        links: dict[str, list] = {}
+        for url, href, text in conn.execute(
+                "SELECT p.url, l.url, l.text FROM links l JOIN pages p ON p.id = l.page_id"):
+            links.setdefault(url, []).append([href, text])
+        return {url: [title, text, sorted(links.get(url, []))]
+                for url, title, text in conn.execute("SELECT url, title, text FROM pages")}
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -246,6 +273,8 @@ def run_one(
     win = server.window(offset, prefix)
     if cfg.crawler == "browsercrawl":
         items = check_browsercrawl(run_dir / "crawl.db", cfg.size)
+        # Kept for the shortcut's check: auto mode's items against the rendered crawl's.
+        (run_dir / "items.json").write_text(json.dumps(stored_items(run_dir / "crawl.db")))
     else:
         items = check_items(read_jsonl(run_dir / "items.jsonl"), cfg.size)
     pages = len(win.pages) if win else 0
@@ -279,6 +308,10 @@ def run_one(
             row.note = (row.note + " " if row.note else "") + (
                 f"{summary[-1].get('via_browser', 0)} rendered, "
                 f"{summary[-1].get('browser_launches', 0)} browser launches")
+            info = summary[-1].get("api_shortcut") or {}
+            if info:
+                shapes = "; ".join(v.split(" (")[0] for v in (info.get("shapes") or {}).values())
+                row.note += f"; renders avoided {info.get('renders_avoided', 0)}; {shapes}"
     if cfg.default_waits:
         summary = read_jsonl(run_dir / "stdout.txt")
         if summary:
@@ -354,6 +387,21 @@ def ratios(rows: list[Row], mem_sizes: tuple[int, int]) -> list[str]:
         pss = r.peak_pss_mib / c.peak_pss_mib
         out.append(f"rendered: browsercrawl / Crawlee peak PSS = {pss:.2f} (target <= 0.80): "
                    f"{'MET' if pss <= 0.8 else 'NOT MET'}")
+    if p := both(AUTO_JS, "raw-playwright"):
+        ratio = p[0].pages_per_s / p[1].pages_per_s
+        same = same_items(AUTO_JS, "browsercrawl")
+        out.append(
+            f"JS site: auto with the API shortcut / raw Playwright loop pages/s = {ratio:.2f}x "
+            f"(target >= 5x, every item identical to the rendered crawl's: {same}): "
+            f"{'MET' if ratio >= 5 and same.startswith('yes') else 'NOT MET'}"
+        )
+    if p := both(AUTO_JSX, BROWSER_JSX):
+        ratio = p[0].pages_per_s / p[1].pages_per_s
+        right = p[0].items_ok == p[0].size
+        out.append(
+            f"JS site, JSON URLs not derived from the page: auto / browser pages/s = {ratio:.2f}x "
+            f"(target >= 0.95, every item right): {'MET' if ratio >= 0.95 and right else 'NOT MET'}"
+        )
     if p := both("browsercrawl", "scrapy-playwright"):
         out.append(
             f"rendered: browsercrawl / scrapy-playwright pages/s = {p[0].pages_per_s / p[1].pages_per_s:.2f}x"
@@ -379,6 +427,19 @@ def ratios(rows: list[Row], mem_sizes: tuple[int, int]) -> list[str]:
             f"(target <= 1.20): {'MET' if growth <= 1.2 else 'NOT MET'}"
         )
     return out
+
+
+def same_items(a: str, b: str) -> str:
+    """Are the items two browsercrawl rows stored identical (title, text, links per page)?"""
+    files = [WORK / "runs" / re.sub(r"[^\w.-]+", "-", name) / "items.json" for name in (a, b)]
+    if not all(f.exists() for f in files):
+        return "not compared (a run is missing)"
+    got, want = (json.loads(f.read_text()) for f in files)
+    differ = [u for u in want if got.get(u) != want[u]]
+    missing = len(set(want) - set(got))
+    if not differ and len(got) == len(want):
+        return f"yes, {len(got)} pages"
+    return f"no: {len(differ)} of {len(want)} pages differ ({missing} missing), e.g. {differ[:1]}"
 
 
 def main() -> int:
@@ -449,7 +510,7 @@ def main() -> int:
         # and each row is the round with the median pages/s.
         for rnd in range(max(args.rounds, args.html_rounds)):
             for cfg in configs:
-                wanted = args.html_rounds if cfg.variant != "js" else args.rounds
+                wanted = args.html_rounds if cfg.variant not in ("js", "jsx") else args.rounds
                 if rnd >= wanted:
                     continue
                 print(f"bench: {cfg.name} ({cfg.variant}, {cfg.size} pages) round {rnd + 1}/{wanted} ...",

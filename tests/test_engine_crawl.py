@@ -203,12 +203,13 @@ def test_auto_mode_renders_only_what_needs_it(tmp_path, port):
     static = [u for u in via if "/static/" in u]
     dynamic = [u for u in via if "/p/" in u]
     assert len(static) == 12 and len(dynamic) == 12
-    assert all(via[u] == "browser" for u in dynamic)
+    # Never plain HTTP: rendered, or built from their JSON by the API shortcut once it learned how.
+    assert all(via[u] in ("browser", "api") for u in dynamic)
     # After two compared samples the static shape goes over plain HTTP.
     assert sum(via[u] == "http" for u in static) >= 8
     assert summary["adaptive"][f"127.0.0.1:{port}/static/{{id}}"] == "http"
     text = dict(rows(tmp_path / "crawl.db", "SELECT url, text FROM pages"))
-    assert all(site.text_of(int(u.rsplit("/", 1)[1])) in text[u] for u in static)
+    assert all(site.text_of(int(u.rsplit("/", 1)[1])) in text[u] for u in static + dynamic)
 
 
 @pytest.mark.browser

@@ -11,7 +11,7 @@ from browsercrawl_demo.app import demo_site_in_thread
 from browsercrawl_demo.config import DemoConfig
 from browsercrawl_demo.content import generate
 from browsercrawl_demo.login import login_storage_state
-from browsercrawl_demo.search_forms_demo import run_search_forms
+from browsercrawl_demo.search_forms_demo import report_rows, run_search_forms
 from browsercrawl_demo.truth import build_truth
 
 
@@ -55,3 +55,6 @@ def test_search_forms_crawl_reaches_search_only_threads(tmp_path: Path) -> None:
     assert existing == len(truth["search_only.json"]) == 40
     assert report["search_only_found"] >= 0.6 * existing, report
     assert report["valid_share"] >= 0.7, report
+    # Auto mode: the report says what the API shortcut did with the shapes that were rendered.
+    assert report["api_shortcut"]["shapes"], report
+    assert any("built from their JSON" in label for label, _ in report_rows({"search_forms": report}))

@@ -134,6 +134,14 @@ class RenderingConfig(_Section):
     auto_recheck_every: int = Field(
         default=50, ge=0, description="re-render the Nth static page, then at doubling intervals (0 = never)"
     )
+    api_shortcut: bool = Field(
+        default=True,
+        description="auto mode: build the pages of a JavaScript URL shape from its JSON over HTTP "
+        "once learned from renders (engine/api_shortcut.py)",
+    )
+    api_shortcut_samples: int = Field(
+        default=5, ge=2, le=20, description="renders of a URL shape the API shortcut learns from"
+    )
 
     @field_validator("wait_for_selector")
     @classmethod

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from browsercrawl.config import JobConfig
+from browsercrawl.engine.api_shortcut import TABLE as API_SHORTCUTS
+from browsercrawl.engine.api_shortcut import ApiShortcut
 from browsercrawl.engine.browser import job_launch_options, job_user_agent
 from browsercrawl.engine.browser_fetcher import BrowserFetcher
 from browsercrawl.engine.dispatch import Dispatcher
@@ -83,6 +85,11 @@ class Crawler:
             if job.rendering.mode == "auto"
             else None
         )
+        # Auto mode: rendered URL shapes whose pages follow from JSON are built from it over HTTP.
+        self.shortcut = ApiShortcut(job.rendering) if self.router is not None and job.rendering.api_shortcut \
+            else None
+        if self.shortcut is not None:
+            self.hooks.append(self.shortcut.hook)
         self.fatal: UserError | None = None
         self.cluster: Cluster | None = None  # set when workers on several machines share the crawl
         self._releases: set[asyncio.Task[None]] = set()  # shared host slots being given back
@@ -127,6 +134,8 @@ class Crawler:
         if self.router is None:
             return False
         self.router.demote(url)
+        if self.shortcut is not None:  # a part saw the page needs the browser: not from JSON either
+            self.shortcut.demote(url, "a part asked for this shape to be rendered (e.g. a load-more control)")
         return True
 
     async def pool_share(self, size: int) -> list[int]:
@@ -170,6 +179,9 @@ class Crawler:
             for part in self.parts:
                 part.create_tables(db)
             self.traps.create_tables(db)
+            if self.shortcut is not None:
+                self.shortcut.create_table(db)
+                self.shortcut.load(db)  # what an earlier run of this crawl learned
             self.traps.load(db)
             # After the parts' tables: the index covers the records, people and items they declare.
             self.search_built = db.ensure_search_index(self.job.output.search_index)
@@ -243,8 +255,11 @@ class Crawler:
                         browser = self.runtime
                     elif self.runtime.plain_contexts:
                         warm_task = self.runtime.pool.start_warming()
+                if self.shortcut is not None and browser is not None and self.runtime is not None:
+                    self.shortcut.bind(http, browser, self.runtime.cookies)
                 dispatcher = Dispatcher(http, browser, self.router, self.runtime.close_if_unwanted
-                                        if self.runtime is not None and self.router is not None else None)
+                                        if self.runtime is not None and self.router is not None else None,
+                                        self.shortcut)
                 self._install_signals()
                 progress.start()
                 writer_task = asyncio.create_task(writer.run())
@@ -278,6 +293,8 @@ class Crawler:
             # The learned waits' final counts (pages, hits, misses), for `stats`.
             rows = renderer.waits.rows()
             await db.write(lambda tx: tx.insert_rows(SHAPE_WAITS, rows))
+        if self.shortcut is not None and (shortcut_rows := self.shortcut.rows()):
+            await db.write(lambda tx: tx.insert_rows(API_SHORTCUTS, shortcut_rows))
         counts = await frontier.counts()
         total = await db.count_pages()
         search = await asyncio.to_thread(self._search_figures, db)
@@ -305,6 +322,7 @@ class Crawler:
             interrupted=self._interrupted and self.fatal is None,
             adaptive=self.router.summary() if self.router else {},
             waits=renderer.waits.summary() if renderer else {},
+            api_shortcut=self.shortcut.summary() if self.shortcut is not None else {},
             parts={p.name: p.summary() for p in self.parts if p.summary()},
             traps=self.traps.summary(),
             backends=self._backends(db, writer),

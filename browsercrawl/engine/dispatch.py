@@ -9,13 +9,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from browsercrawl.engine.failures import NeedsHttp
 from browsercrawl.engine.http_fetcher import HttpFetcher
 from browsercrawl.engine.result import FetchError, FetchResult
 from browsercrawl.engine.router import AdaptiveRouter, same_content
 from browsercrawl.frontier.base import Request
+
+if TYPE_CHECKING:
+    from browsercrawl.engine.api_shortcut import ApiShortcut
 
 
 class Fetcher(Protocol):
@@ -48,12 +51,14 @@ class Dispatcher:
         browser: Fetcher | None,
         router: AdaptiveRouter | None = None,
         verdict_recorded: Callable[[], Awaitable[None]] | None = None,
+        shortcut: ApiShortcut | None = None,
     ) -> None:
         self.http = http
         self.browser = browser
         self.router = router
         # Told after each rendered comparison's verdict (the on-demand browser may close then).
         self.verdict_recorded = verdict_recorded
+        self.shortcut = shortcut  # auto mode: shapes the router renders may be built from JSON
 
     async def fetch(self, req: Request, *, trace_dir: Path | None = None) -> FetchResult:
         if self.browser is None:
@@ -72,6 +77,11 @@ class Dispatcher:
             if choice == "compare":
                 return await self._compare(req, trace_dir, early)
             await _discard(early)
+            if self.shortcut is not None:
+                try:
+                    return await self.shortcut.fetch(req, trace_dir=trace_dir)
+                except NeedsHttp:
+                    return await self.http.fetch(req)
         try:
             return await self.browser.fetch(req, trace_dir=trace_dir)
         except NeedsHttp:
@@ -115,7 +125,10 @@ class Dispatcher:
             )
             self.router.record(req.url, static)
         else:  # no HTTP version to compare, or a page never done: it needs the browser
+            static = False
             self.router.record(req.url, False)
+        if self.shortcut is not None:  # a rendered shape's comparisons are the shortcut's first samples
+            await self.shortcut.observe(req, http_result, rendered, static)
         if self.verdict_recorded is not None:
             await self.verdict_recorded()
         return rendered

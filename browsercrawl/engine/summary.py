@@ -27,6 +27,8 @@ class CrawlSummary:
     browser_launches: int = 0  # auto mode launches Chromium only while a URL shape needs it
     adaptive: dict[str, str] = field(default_factory=dict)
     waits: dict[str, str] = field(default_factory=dict)  # per URL shape: its learned wait
+    # Auto mode's API shortcut: per URL shape whether it is built from JSON, and the renders avoided.
+    api_shortcut: dict[str, Any] = field(default_factory=dict)
     # Links not followed as crawler traps (by rule) and session ids removed from URLs.
     traps: dict[str, Any] = field(default_factory=dict)
     # Each part's counters under its name (e.g. "session": logins, re-logins, retired accounts).

@@ -110,6 +110,23 @@ def collect_stats(database: str | Reader) -> dict[str, Any]:
                 "SELECT shape, selector, content_ms, learned, pages, hits, misses, unfinished"
                 " FROM shape_waits ORDER BY shape")
         }
+    if "api_shortcuts" in tables and stats["tables"]["api_shortcuts"]:
+        # Auto mode's API shortcut (engine/api_shortcut.py): which URL shapes were built from their
+        # JSON instead of rendered, the renders that saved, and why the others stayed rendered.
+        shapes = {
+            shape: ({"state": state, "pages_built_from_json": pages or 0, "checks_passed": checks or 0,
+                     "render_seconds_avoided_est": round((ms or 0) / 1000, 1)}
+                    | ({"why": reason} if reason else {}))
+            for shape, state, reason, pages, checks, ms in conn.execute(
+                "SELECT shape, state, reason, pages, checks, render_ms_avoided FROM api_shortcuts"
+                " ORDER BY shape")
+        }
+        stats["api_shortcut"] = {
+            "shapes": shapes,
+            "renders_avoided": sum(s["pages_built_from_json"] for s in shapes.values()),
+            "render_seconds_avoided_est": round(
+                sum(s["render_seconds_avoided_est"] for s in shapes.values()), 1),
+        }
     return stats
 
 

@@ -86,7 +86,9 @@ def run_search_forms(out: Path, site_url: str, truth: dict, session: dict[str, A
     t0 = time.monotonic()
     summary = asyncio.run(build_crawler(load_job(path), CrawlOptions(quiet=True, fresh=True)).run())
     report = {"pages": summary.pages_total, "seconds": round(time.monotonic() - t0, 1),
-              "failed": summary.failed, **coverage(out / f"{name}.db", site_url, truth)}
+              "failed": summary.failed, **coverage(out / f"{name}.db", site_url, truth),
+              # auto mode: which URL shapes were built from their JSON instead of rendered
+              "api_shortcut": summary.api_shortcut}
     community = out / "community.db"
     if community.is_file():
         report["search_only_by_links"] = coverage(community, site_url, truth)["search_only_found"]
@@ -106,6 +108,12 @@ def report_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
         ("queries / valid result pages per query", f"{s.get('queries')} / {s.get('valid_share')}"),
         ("new threads per query, by round", str(s.get("new_per_query_by_round"))),
     ]
+    shortcut = s.get("api_shortcut") or {}
+    if shortcut:
+        shapes = shortcut.get("shapes") or {}
+        used = sum(v.startswith("shortcut") for v in shapes.values())
+        rows.append(("search forms (auto mode): pages built from their JSON, not rendered",
+                     f"{shortcut.get('renders_avoided', 0)} ({used} of {len(shapes)} rendered URL shapes)"))
     if "search_only_records" in s:
         rows.append(("search-only threads extracted by the wrapper", str(s["search_only_records"])))
     return rows

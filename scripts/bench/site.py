@@ -10,6 +10,9 @@ crawl different sites from the same server)::
 
     js/item/{i}      shell page: stylesheet, vendor.js + app.js, an image; #item is empty
     data/{i}.json    the item: title, price, sku, description, related item ids
+    jsx/item/{i}     the same shell with app-opaque.js, which fetches the item from
+                     blob/{hash}.json: a hash the script computes from the id, so the JSON's URL
+                     does not follow from the page URL or its shell (the API shortcut's fallback)
     html/item/{i}    the same item rendered on the server
     tagged/item/{i}  the same server-rendered item with a tag-manager script that changes nothing on
                      the page (most static sites carry one: a crawler cannot tell from the HTML
@@ -28,7 +31,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-SITE_VERSION = "4"
+SITE_VERSION = "5"
 READY_SELECTOR = "#item[data-ready]"
 
 _ADJ = (
@@ -190,6 +193,20 @@ _APP_JS = """(function () {
 """
 
 
+# The JavaScript site whose JSON URLs do not follow from the page: the same page, fetched from a
+# URL the script computes (a multiplicative hash of the id, as hex).
+_APP_OPAQUE_JS = (
+    _APP_JS.replace("fetch(base + '/data/' + id + '.json')",
+                    "fetch(base + '/blob/' + ((Number(id) * 2654435761) >>> 0).toString(16) + '.json')")
+    .replace("'/js/item/'", "'/jsx/item/'")
+)
+
+
+def opaque_name(i: int) -> str:
+    """The JSON file of item ``i`` on the opaque variant (what app-opaque.js computes)."""
+    return format((i * 2654435761) % 2**32, "x")
+
+
 def _head(title: str) -> str:
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -205,11 +222,11 @@ def _chrome_top() -> str:
     )
 
 
-def js_page(it: Item, base: str) -> str:
+def js_page(it: Item, base: str, app: str = "app.js") -> str:
     """The shell a JavaScript site serves: nothing about the item until app.js has run."""
     return (
         _head("Bench shop")
-        + '<script src="/static/vendor.js" defer></script><script src="/static/app.js" defer></script>'
+        + f'<script src="/static/vendor.js" defer></script><script src="/static/{app}" defer></script>'
         + f'</head><body data-base="{base}" data-item="{it.i}">'
         + _chrome_top()
         + '<main id="item">Loading...</main><footer>Bench shop footer</footer></body></html>'
@@ -243,6 +260,7 @@ def build(root: Path, sizes: list[int]) -> None:
     (static / "site.css").write_text(_CSS)
     (static / "vendor.js").write_text(_VENDOR_JS)
     (static / "app.js").write_text(_APP_JS)
+    (static / "app-opaque.js").write_text(_APP_OPAQUE_JS)
     (static / "tags.js").write_text(_TAGS_JS)
     (static / "logo.png").write_bytes(_PNG)
     for k in range(20):
@@ -254,7 +272,7 @@ def build(root: Path, sizes: list[int]) -> None:
         if stamp.exists() and stamp.read_text() == SITE_VERSION:
             continue
         base = f"/n{n}"
-        for sub in ("js/item", "html/item", "tagged/item", "data"):
+        for sub in ("js/item", "jsx/item", "html/item", "tagged/item", "data", "blob"):
             (top / sub).mkdir(parents=True, exist_ok=True)
         for i in range(n):
             it = item(i, n)
@@ -270,6 +288,8 @@ def build(root: Path, sizes: list[int]) -> None:
                 "related": list(it.related),
             }
             (top / "data" / f"{i}.json").write_text(json.dumps(data))
+            (top / "jsx" / "item" / str(i)).write_text(js_page(it, base, "app-opaque.js"))
+            (top / "blob" / f"{opaque_name(i)}.json").write_text(json.dumps(data))
         stamp.write_text(SITE_VERSION)
     # The server's workers may run as another user: make the tree world-readable.
     for p in [root, *root.rglob("*")]:
@@ -277,5 +297,5 @@ def build(root: Path, sizes: list[int]) -> None:
 
 
 def seed(port: int, n: int, variant: str) -> str:
-    """The start URL of a crawl of the ``variant`` ('js', 'html' or 'tagged') site of size ``n``."""
+    """The start URL of a crawl of the ``variant`` ('js', 'jsx', 'html' or 'tagged') site of size ``n``."""
     return f"http://127.0.0.1:{port}/n{n}/{variant}/item/0"

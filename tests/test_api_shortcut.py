@@ -1,0 +1,225 @@
+"""Auto mode's API shortcut against a real JavaScript shop, in the real browser (tests/apps/apishop.py).
+
+Each crawl in auto mode is compared with the same crawl in browser mode: every page built from its
+JSON must be stored exactly like the rendered one (title, text, links).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from browsercrawl.config import load_job
+from browsercrawl.engine import api_template as tpl
+from browsercrawl.engine.crawler import Crawler
+from browsercrawl.engine.hooks import PageContext, PageHook
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.parts import Part
+from browsercrawl.errors import UserError
+from browsercrawl.storage.report import collect_stats
+from tests.apps.apishop import ApiShop
+from tests.apps.server import serve_in_thread
+from tests.conftest import CrawlDb
+
+
+def write_job(tmp_path: Path, name: str, seed: str, allow: str, database: str, **rendering) -> Path:
+    lines = [f'seeds = ["{seed}"]', "[scope]", f"allow = [{json.dumps(allow)}]",
+             "[politeness]", "concurrency = 3", "per_host_concurrency = 3", "obey_robots = false",
+             "[rendering]", *(f"{k} = {json.dumps(v)}" for k, v in rendering.items()),
+             "[output]", f"database = {json.dumps(database)}"]
+    path = tmp_path / f"{name}.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def crawl(job: Path, parts: tuple = ()) -> dict:
+    return asyncio.run(Crawler(load_job(job), CrawlOptions(quiet=True), parts=parts).run()).as_dict()
+
+
+class _HeadingHook(PageHook):
+    """Stores each page's heading and list length, read from its HTML (as an extraction part does)."""
+
+    async def after_snapshot(self, ctx: PageContext) -> None:
+        result = ctx.result
+        if result is None or not result.html or "<h1>" not in result.html:
+            return
+        doc = lxml.html.document_fromstring(result.html)
+        ctx.result.extra_rows.setdefault("headings", []).append({
+            "url": ctx.request.url, "heading": doc.findtext(".//h1"), "related": len(doc.findall(".//li")),
+            "__upsert__": True})
+
+
+class HeadingPart(Part):
+    name = "headings"
+
+    def hooks(self):
+        return (_HeadingHook(),)
+
+    def create_tables(self, db):
+        db.ensure_table("headings", {"url": str, "heading": str, "related": int}, pk="url")
+
+
+def stored(db: CrawlDb) -> dict[str, tuple]:
+    """Per page URL: title, text, how it was fetched, and its links (sorted)."""
+    links: dict[str, list] = {}
+    sql = "SELECT p.url, l.url, l.text FROM links l JOIN pages p ON p.id = l.page_id"
+    for url, href, text in db.rows(sql):
+        links.setdefault(url, []).append((href, text))
+    return {url: (title, text, via, sorted(links.get(url, [])))
+            for url, title, text, via in db.rows("SELECT url, title, text, via FROM pages")}
+
+
+def browser_crawl(tmp_path: Path, seed: str, allow: str) -> dict[str, tuple]:
+    db = CrawlDb("sqlite", str(tmp_path / "rendered.db"))
+    crawl(write_job(tmp_path, "rendered", seed, allow, db.database, mode="browser"))
+    return stored(db)
+
+
+def same_as_rendered(auto: dict[str, tuple], rendered: dict[str, tuple]) -> None:
+    assert set(auto) == set(rendered)
+    for url, (title, text, _via, links) in auto.items():
+        assert (title, text, links) == rendered[url][:2] + rendered[url][3:], url
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("kind", ["item", "page"])
+def test_pages_are_built_from_json_exactly_as_rendered(tmp_path, port, crawl_db, kind):
+    """/item/: the JSON URL follows from the page URL; /page/<slug>: from the shell's data-id."""
+    site = ApiShop(pages=30)
+    with serve_in_thread(site.app(), port) as base:
+        seed = f"{base}/item/0" if kind == "item" else f"{base}/page/{site.slug(0)}"
+        allow = f"^{base}/{kind}/[^/]+$"
+        summary = crawl(write_job(tmp_path, "auto", seed, allow, crawl_db.database, mode="auto",
+                                  auto_sample_pages=2))
+        rendered = browser_crawl(tmp_path, seed, allow)
+    auto = stored(crawl_db)
+    assert len(auto) == 30
+    same_as_rendered(auto, rendered)
+    vias = [via for _, _, via, _ in auto.values()]
+    assert vias.count("api") >= 15, vias  # 2 compared, 3 more learned from, a few in flight, checks
+    info = summary["api_shortcut"]
+    shape = next(iter(info["shapes"]))
+    assert info["shapes"][shape].startswith("shortcut"), info
+    assert info["renders_avoided"] == vias.count("api")
+    assert crawl_db.rows("SELECT state FROM api_shortcuts") == [("shortcut",)]
+
+
+@pytest.mark.browser
+def test_parts_reading_the_html_get_the_rendered_html(tmp_path, port):
+    """A part stores rows from the page's HTML: the shortcut writes the rendered HTML exactly."""
+    site = ApiShop(pages=30)
+    auto_db = CrawlDb("sqlite", str(tmp_path / "auto.db"))
+    rendered_db = CrawlDb("sqlite", str(tmp_path / "rendered.db"))
+    with serve_in_thread(site.app(), port) as base:
+        seed, allow = f"{base}/item/0", f"^{base}/item/\\d+$"
+        summary = crawl(write_job(tmp_path, "auto", seed, allow, auto_db.database, mode="auto",
+                                  auto_sample_pages=2), parts=(HeadingPart(),))
+        crawl(write_job(tmp_path, "rendered", seed, allow, rendered_db.database, mode="browser"),
+              parts=(HeadingPart(),))
+    assert "HTML written" in next(iter(summary["api_shortcut"]["shapes"].values())), summary["api_shortcut"]
+    query = "SELECT url, heading, related FROM headings ORDER BY url"
+    assert auto_db.rows(query) == rendered_db.rows(query)
+    assert len(auto_db.rows(query)) == 30
+    assert auto_db.rows("SELECT COUNT(*) FROM pages WHERE via = 'api'")[0][0] >= 15
+
+
+@pytest.mark.browser
+def test_json_urls_that_do_not_follow_from_the_page_keep_it_rendered(tmp_path, port):
+    site = ApiShop(pages=20)
+    db = CrawlDb("sqlite", str(tmp_path / "crawl.db"))
+    with serve_in_thread(site.app(), port) as base:
+        summary = crawl(write_job(tmp_path, "auto", f"{base}/opaque/0", f"^{base}/opaque/\\d+$", db.database,
+                                  mode="auto", auto_sample_pages=2))
+    pages = stored(db)
+    assert len(pages) == 20
+    assert {via for _, _, via, _ in pages.values()} == {"browser"}
+    reasons = list(summary["api_shortcut"]["shapes"].values())
+    assert reasons and "does not follow from the page URL" in reasons[0], reasons
+    assert all(site.name(int(u.rsplit("/", 1)[1])) in text for u, (_, text, _, _) in pages.items())
+
+
+@pytest.mark.browser
+def test_a_check_that_finds_a_difference_sends_the_shape_back_to_the_browser(tmp_path, port):
+    # The site changes after 14 JSON answers: 2 compared + 3 samples, 4 built pages, the check on
+    # the 5th (2 answers: built and rendered), 4 more built; the check on the 10th renders the new
+    # version.
+    site = ApiShop(pages=40, drift_after=14)
+    db = CrawlDb("sqlite", str(tmp_path / "crawl.db"))
+    with serve_in_thread(site.app(), port) as base:
+        job = write_job(tmp_path, "auto", f"{base}/drift/0", f"^{base}/drift/\\d+$", db.database,
+                        mode="auto", auto_sample_pages=2)
+        job.write_text(job.read_text().replace("concurrency = 3", "concurrency = 1"))
+        summary = crawl(job)
+    shape = next(iter(summary["api_shortcut"]["shapes"]))
+    assert "a check found a difference" in summary["api_shortcut"]["shapes"][shape]
+    assert db.rows("SELECT state FROM api_shortcuts") == [("rendering",)]
+    rows = db.rows("SELECT id, via, text FROM pages ORDER BY id")
+    last_api = max(i for i, via, _ in rows if via == "api")
+    after = [(via, text) for i, via, text in rows if i > last_api]
+    assert after and all(via == "browser" and "Now on sale" in text for via, text in after)
+
+
+@pytest.mark.browser
+def test_one_key_turns_it_off(tmp_path, port):
+    site = ApiShop(pages=12)
+    db = CrawlDb("sqlite", str(tmp_path / "crawl.db"))
+    with serve_in_thread(site.app(), port) as base:
+        summary = crawl(write_job(tmp_path, "auto", f"{base}/item/0", f"^{base}/item/\\d+$", db.database,
+                                  mode="auto", auto_sample_pages=2, api_shortcut=False))
+    assert {via for _, _, via, _ in stored(db).values()} == {"browser"}
+    assert summary["api_shortcut"] == {}
+    assert site.counts["/api/items/1"] == 1  # rendered once, never fetched besides
+
+
+def test_a_bad_value_is_one_line(tmp_path):
+    for key, value in (("api_shortcut", "maybe"), ("api_shortcut_samples", 1)):
+        job = write_job(tmp_path, "bad", "http://127.0.0.1:1/", "x", "crawl.db", mode="auto", **{key: value})
+        with pytest.raises(UserError) as err:
+            load_job(job)
+        assert f"rendering.{key}:" in str(err.value) and "\n" not in str(err.value), str(err.value)
+
+
+@pytest.mark.browser
+def test_a_resumed_crawl_keeps_what_it_learned(tmp_path, port, crawl_db):
+    site = ApiShop(pages=30)
+    with serve_in_thread(site.app(), port) as base:
+        job = write_job(tmp_path, "auto", f"{base}/item/0", f"^{base}/item/\\d+$", crawl_db.database,
+                        mode="auto", auto_sample_pages=2)
+        text = job.read_text()
+        job.write_text(text.replace("allow = [", "max_pages = 12\nallow = [", 1))
+        first = crawl(job)
+        assert first["pages_total"] == 12
+        learned = crawl_db.rows("SELECT state, recipe FROM api_shortcuts")
+        assert learned and learned[0][0] == "shortcut"
+        job.write_text(text)
+        second = crawl(job)
+    assert second["pages_total"] == 30
+    shape = next(iter(second["api_shortcut"]["shapes"]))
+    assert second["api_shortcut"]["shapes"][shape].startswith("shortcut")
+    # No new samples: only the router's two comparisons and the checks (10th, 20th built page) rendered.
+    assert second["via_browser"] <= 2 + 3, second
+    stats = collect_stats(crawl_db.database)["api_shortcut"]
+    assert stats["shapes"][shape]["state"] == "shortcut"
+    built = crawl_db.rows("SELECT COUNT(*) FROM pages WHERE via = 'api'")[0][0]
+    assert stats["renders_avoided"] == stats["shapes"][shape]["pages_built_from_json"] == built
+
+
+def test_templates_fold_lists_and_write_new_values():
+    """The learner on its own: a list of any length, HTML escaping, a value from the URL."""
+    def sample(i: int, n: int) -> tuple[str, tpl.Sources]:
+        data = {"name": f"A & B {i}", "tags": [f"t{i}{k}" for k in range(n)]}
+        html = (f"<h1>A &amp; B {i}</h1><ul>" + "".join(f'<li><a href="/tag/t{i}{k}">t{i}{k}</a></li>'
+                                                           for k in range(n)) + f"</ul><p>page {i}</p>")
+        src = tpl.url_sources(f"http://x/p/{i}").merged(tpl.json_sources("e0", data))
+        return html, src
+
+    template = tpl.learn_from([sample(1, 3), sample(2, 2)])
+    assert template is not None and any(isinstance(p, tpl.Loop) for p in template)
+    for i, n in ((5, 0), (6, 1), (70, 6)):
+        html, src = sample(i, n)
+        assert tpl.render(template, src) == html
+    assert tpl.load(json.loads(tpl.dumps(template))) == template
