@@ -125,6 +125,21 @@ def test_separate_background_whitens_background_colour_only() -> None:
     assert out[0, 0] == 255 and out[15, 15] < 128 and out[15, 45] < 128
 
 
+def test_saturation_darkens_vivid_glyphs_of_any_lightness_and_drops_specks() -> None:
+    bgr = np.zeros((30, 80, 3), np.uint8)
+    bgr[:] = (200, 205, 195)  # near-grey background
+    bgr[10:20, 10:20] = (0, 230, 240)  # a yellow glyph: as light as the background in luminance
+    bgr[10:20, 40:50] = (150, 20, 20)  # a dark blue glyph
+    bgr[5, 70] = (0, 0, 255)  # a one-pixel red speck
+    out = pp.saturation(bgr)
+    assert out.shape == (30, 80)
+    assert out[15, 15] < 80 and out[15, 45] < 80 and out[0, 0] > 200
+    assert out[5, 70] > 200  # the median drops it
+    assert pp.grayscale(bgr)[15, 15] > 150  # why the view exists: luminance keeps yellow light
+    gray = blank(10, 10, 90)
+    assert pp.saturation(gray) is gray
+
+
 def test_scale_and_pad_sizes() -> None:
     img = blank(10, 20)
     assert pp.scale(img, 2.0).shape == (20, 40)

@@ -64,6 +64,22 @@ def min_channel(img: np.ndarray) -> np.ndarray:
 
 
 @step
+def saturation(img: np.ndarray, k: int = 3) -> np.ndarray:
+    """Colour strength as ink: strongly coloured pixels dark, greys and pale tints light.
+
+    Why: glyphs drawn in vivid colours over a pastel, noisy field are told apart by how
+    coloured they are, not by how dark (a yellow glyph is as light as the field). A median of
+    ``k`` px first drops one-pixel colour specks, which would otherwise be the most coloured
+    pixels of all. Grayscale input: as is (no colour to use).
+    """
+    if img.ndim == 2:
+        return img
+    smooth = cv2.medianBlur(img, k) if k > 1 else img
+    hsv = cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV)
+    return np.ascontiguousarray(255 - hsv[..., 1])
+
+
+@step
 def contrast(img: np.ndarray, clip: float = 2.0, tile: int = 4) -> np.ndarray:
     """Local contrast equalisation (CLAHE) after a full-range stretch."""
     img = cv2.normalize(img, None, 0, 255, cv2.NORM_MINMAX)

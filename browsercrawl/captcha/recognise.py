@@ -217,7 +217,7 @@ class CharRecogniser:
         return text, conf * self.priors.plausibility(text)
 
 
-CTC_VIEWS = ("grayscale", "min_channel", "separate_background")  # steps a view may be
+CTC_VIEWS = ("grayscale", "min_channel", "saturation", "separate_background")  # steps a view may be
 
 
 @dataclass
