@@ -118,6 +118,26 @@ def accuracy(net, data: dict[int, tuple], charset: str, limit: int = 1500) -> fl
     return ok / max(1, total)
 
 
+def average_models(a: Path, b: Path, out: Path, note: str | None = None) -> None:
+    """Write the element-wise mean of two models' parameters and batch-norm statistics.
+
+    Why: a short continued pretraining on a wider family can lose some styles the earlier base
+    read while gaining others; the mean of the two checkpoints (same architecture, one lineage)
+    often keeps most of both. The meta (architecture, charset, profile) is A's.
+    """
+    from browsercrawl.captcha.profile import read_model
+
+    meta_a, arr_a = read_model(a)
+    meta_b, arr_b = read_model(b)
+    if meta_a.get("arch") != meta_b.get("arch") or meta_a.get("charset") != meta_b.get("charset") \
+            or arr_a.keys() != arr_b.keys() or any(arr_a[k].shape != arr_b[k].shape for k in arr_a):
+        raise SystemExit(f"pretrain_captcha: {a} and {b} are not the same network (architecture or charset)")
+    mean = {k: ((arr_a[k].astype(np.float64) + arr_b[k]) / 2).astype(arr_a[k].dtype) for k in arr_a}
+    meta = {k: v for k, v in meta_a.items() if k not in ("format", "version")}
+    meta["history"] = note or f"mean of {a.name} and {b.name}"
+    write_model(out, meta, mean)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--images", type=int, default=200_000)
@@ -132,7 +152,13 @@ def main() -> int:
     ap.add_argument("--save-every", type=int, default=1000)
     ap.add_argument("--log-every", type=int, default=100)
     ap.add_argument("--init", type=Path, help="continue from this model file")
+    ap.add_argument("--average", type=Path, nargs=2, metavar=("A", "B"),
+                    help="write the mean of two models of one architecture to --out and stop (no training)")
+    ap.add_argument("--note", default=None, help="with --average: the history line kept in the model's meta")
     args = ap.parse_args()
+    if args.average:
+        average_models(*args.average, args.out, args.note)
+        return 0
 
     import torch
 
