@@ -23,6 +23,22 @@ def ancestors_or_self(el: etree._Element | None) -> Iterable[etree._Element]:
         el = el.getparent()
 
 
+def common_depth(el: etree._Element, anchors: Iterable[etree._Element]) -> tuple[int, int]:
+    """(depth of the deepest ancestor ``el`` shares with any anchor, depth of ``el`` itself).
+
+    How near a candidate node sits to a record's other fields: the learner and the healer both
+    prefer the candidate that meets them deepest.
+    """
+    mine = {id(a): depth for depth, a in enumerate(reversed(list(ancestors_or_self(el))))}
+    best = 0
+    for anchor in anchors:
+        for a in ancestors_or_self(anchor):
+            if id(a) in mine:
+                best = max(best, mine[id(a)])
+                break
+    return best, len(mine) - 1
+
+
 def is_leaf(el: etree._Element) -> bool:
     return not any(isinstance(c.tag, str) for c in el)
 

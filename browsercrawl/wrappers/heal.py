@@ -21,7 +21,13 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_from_root, units_form_a_run
+from browsercrawl.wrappers.dom import (
+    Page,
+    ancestors_or_self,
+    common_depth,
+    page_from_root,
+    units_form_a_run,
+)
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
 from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, TextIndex, Value, Wrapper, norm, parse_html
 from browsercrawl.wrappers.paths import (
@@ -157,14 +163,8 @@ def _nearness(el: etree._Element, anchors: list[etree._Element]) -> float:
     """How deep ``el`` meets the record's other fields, as a share of its own depth."""
     if not anchors:
         return 0.0
-    mine = {id(a): d for d, a in enumerate(reversed(list(ancestors_or_self(el))))}
-    best = 0
-    for anchor in anchors:
-        for a in ancestors_or_self(anchor):
-            if id(a) in mine:
-                best = max(best, mine[id(a)])
-                break
-    return best / max(len(mine) - 1, 1)
+    shared, depth = common_depth(el, anchors)
+    return shared / max(depth, 1)
 
 
 def relocate(

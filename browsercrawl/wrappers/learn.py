@@ -33,7 +33,7 @@ from lxml import etree
 
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
-from browsercrawl.wrappers.dom import Page, ancestors_or_self, page_of, units_form_a_run
+from browsercrawl.wrappers.dom import Page, common_depth, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import fingerprint
 from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
@@ -231,18 +231,6 @@ class _Context:
         return len({tuple(self.wanted[s]) for s in self.usable}) > 1
 
 
-def _nearness(el: etree._Element, anchors: list[etree._Element]) -> int:
-    """Depth of the deepest common ancestor of ``el`` and any anchor: higher = nearer."""
-    mine = {id(a): depth for depth, a in enumerate(reversed(list(ancestors_or_self(el))))}
-    best = 0
-    for anchor in anchors:
-        for a in ancestors_or_self(anchor):
-            if id(a) in mine:
-                best = max(best, mine[id(a)])
-                break
-    return best
-
-
 def _raw_texts(rule: FieldRule, page: Page) -> list[str]:
     """The texts a regex of the rule would search: each line of each node (``<br>`` ends one)."""
     out = []
@@ -347,14 +335,14 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
                 near = 0
                 if anchors and first == 0:
                     found = rule.selector()(ctx.pages[first].root)
-                    near = _nearness(found[0], anchors) if found else 0
+                    near = common_depth(found[0], anchors)[0] if found else 0
                 exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
         column = _column_rule(ctx, h, first)
         if column is not None:
             near = 0
             if anchors and first == 0:
                 found = column[1].nodes(column[1].css, ctx.pages[first].root, ctx.pages[first].texts)
-                near = _nearness(found[0], anchors) if found else 0
+                near = common_depth(found[0], anchors)[0] if found else 0
             exact.append(((h.hidden, -near, column[0], order, len(exact)), column[1]))
     if not exact:
         return best[1] if best else None
