@@ -97,7 +97,7 @@ def standardise(torch, xb):
 
 def accuracy(net, data: dict[int, tuple], charset: str, limit: int = 1500) -> float:
     """Exact-match rate of greedy decoding on held-out synthetic images."""
-    import torch
+    torch = ctc_train.import_torch()
 
     ok = total = 0
     net.eval()
@@ -160,7 +160,7 @@ def main() -> int:
         average_models(*args.average, args.out, args.note)
         return 0
 
-    import torch
+    torch = ctc_train.import_torch()
 
     from browsercrawl.captcha.profile import read_model
 

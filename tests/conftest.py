@@ -16,6 +16,11 @@ import pytest_asyncio
 from browsercrawl.engine.browser import open_browser
 
 
+# Tests import torch themselves (pytest.importorskip) before the product's import_torch can tell
+# OpenMP's idle workers to sleep; spinning ones starve the parallel suite on a loaded machine.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as s:

@@ -331,3 +331,21 @@ def test_training_stops_early_when_the_held_back_split_is_perfect() -> None:
     report = ctc_train.run_steps(net, plan, None, batch, score=score)
     assert report.stopped_by == "held-back perfect" and report.steps == 10 and len(seen) == 2
     assert report.held_exact == 1.0 and report.best_step == 5
+
+
+def test_training_loads_torch_with_sleeping_openmp_workers(tmp_path: Path) -> None:
+    """Spinning OpenMP workers starve the training thread on a loaded machine; a user's choice wins."""
+    pytest.importorskip("torch")
+    import os
+    import subprocess
+    import sys
+
+    code = ("import os; from browsercrawl.captcha import ctc_train; ctc_train.import_torch(); "
+            "print(os.environ.get('OMP_WAIT_POLICY'))")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert run.stdout.strip() == "PASSIVE"
+    run = subprocess.run([sys.executable, "-c", code], env={**env, "OMP_WAIT_POLICY": "ACTIVE"},
+                         capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "ACTIVE"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,7 +28,16 @@ def default_threads() -> int:
     return max(1, min(4, len(os.sched_getaffinity(0))))
 
 
-def _torch():
+def import_torch():
+    """PyTorch, imported with its OpenMP workers set to sleep rather than spin while idle.
+
+    libgomp reads ``OMP_WAIT_POLICY`` once, when torch loads it. Its default keeps idle workers
+    spinning, which on a shared, loaded machine burns the very cores the working thread waits
+    for: the suite's small training test took 59-176 s at a load of 10-16 with the default and
+    19-26 s with passive workers, alternating runs. A value the user set is kept.
+    """
+    if "torch" not in sys.modules:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
         import torch
     except ImportError as exc:
@@ -39,7 +49,7 @@ def _torch():
 
 def build_net(arch: Arch, n_classes: int):
     """The PyTorch module for ``arch`` with ``n_classes`` outputs (charset + blank)."""
-    torch = _torch()
+    torch = import_torch()
     nn = torch.nn
 
     class Net(nn.Module):
@@ -84,7 +94,7 @@ def init_state(net, params: dict[str, np.ndarray], from_charset: str, charset: s
     answers are upper case, from its lower-case twin); characters the old model never saw keep their
     fresh random rows.
     """
-    torch = _torch()
+    torch = import_torch()
     state = net.state_dict()
     for k, v in params.items():
         if k.startswith("head.") or k not in state:
@@ -178,7 +188,7 @@ def train_net(
     is the held-back split early stopping watches; ``same`` compares an answer with a label (the
     site's case rule). Augmentation (small affine warps, noise) stretches the small labelled set.
     """
-    torch = _torch()
+    torch = import_torch()
     plan = plan or TrainPlan()
     torch.manual_seed(plan.seed)
     rng = np.random.default_rng(plan.seed)
@@ -203,7 +213,7 @@ def train_net(
 def held_exact(net, x, labels: list[str], charset: str,
                same: Callable[[str, str], bool] | None = None) -> float:
     """Exact-match rate of greedy decoding on a held-back batch (the module is left as it was)."""
-    torch = _torch()
+    torch = import_torch()
     was_training = net.training
     net.eval()
     ok = 0
@@ -275,7 +285,7 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
     without improvement (or two perfect checks in a row). With ``plan.checkpoint``, the whole state
     is saved every ``checkpoint_every_s`` seconds and on a wall-clock stop; ``resume`` continues it.
     """
-    torch = _torch()
+    torch = import_torch()
     nn = torch.nn
     # Denormal floats in the convolutions' backward pass made steps take seconds instead of
     # ~0.5 s (seen in pretraining); flushing them to zero changes nothing measurable in accuracy.
