@@ -15,7 +15,6 @@ import pytest_asyncio
 
 from browsercrawl.engine.browser import open_browser
 
-
 # Tests import torch themselves (pytest.importorskip) before the product's import_torch can tell
 # OpenMP's idle workers to sleep; spinning ones starve the parallel suite on a loaded machine.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
