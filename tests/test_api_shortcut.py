@@ -157,10 +157,11 @@ def test_a_check_that_finds_a_difference_sends_the_shape_back_to_the_browser(tmp
     shape = next(iter(summary["api_shortcut"]["shapes"]))
     assert "a check found a difference" in summary["api_shortcut"]["shapes"][shape]
     assert db.rows("SELECT state FROM api_shortcuts") == [("rendering",)]
-    rows = db.rows("SELECT id, via, text FROM pages ORDER BY id")
-    last_api = max(i for i, via, _ in rows if via == "api")
-    after = [(via, text) for i, via, text in rows if i > last_api]
-    assert after and all(via == "browser" and "Now on sale" in text for via, text in after)
+    # The pages built from JSON before the check were rendered again (after the change): only the
+    # pages rendered before it (2 compared, 3 samples, the first check) show the old version.
+    rows = db.rows("SELECT via, text FROM pages")
+    assert len(rows) == 40 and {via for via, _ in rows} == {"browser"}
+    assert sum("Now on sale" not in text for _, text in rows) <= 6, rows
 
 
 @pytest.mark.browser
@@ -223,3 +224,56 @@ def test_templates_fold_lists_and_write_new_values():
         html, src = sample(i, n)
         assert tpl.render(template, src) == html
     assert tpl.load(json.loads(tpl.dumps(template))) == template
+
+
+class _StockHook(PageHook):
+    """Stores each page's stock line, read from its HTML, as a plain insert (first row kept)."""
+
+    async def after_snapshot(self, ctx: PageContext) -> None:
+        result = ctx.result
+        if result is None or not result.html or 'class="stock"' not in result.html:
+            return
+        doc = lxml.html.document_fromstring(result.html)
+        ctx.result.extra_rows.setdefault("stock", []).append(
+            {"url": ctx.request.url, "stock": doc.findtext(".//p[@class='stock']")})
+
+
+class StockPart(Part):
+    name = "stock"
+
+    def hooks(self):
+        return (_StockHook(),)
+
+    def create_tables(self, db):
+        db.ensure_table("stock", {"url": str, "stock": str}, pk="url")
+
+
+@pytest.mark.browser
+def test_pages_built_by_a_recipe_a_check_finds_wrong_are_rendered_again(tmp_path, port, crawl_db):
+    """The samples (early items, all in stock) fit ``{stock} in stock``; later items are sold out.
+    A check sees it; every page built from JSON before is rendered again and replaces the stored
+    one (text, links, the part's rows): the crawl ends exactly as the rendered one."""
+    # One page at a time, in the frontier's order: the router compares items 0 and 1, items 4, 5
+    # and 13 are the samples (all in stock); checks on the 5th, 10th, 20th built page.
+    site = ApiShop(pages=40, sold_out_from=14)
+    rendered_db = CrawlDb("sqlite", str(tmp_path / "rendered.db"))
+    with serve_in_thread(site.app(), port) as base:
+        seed, allow = f"{base}/stock/0", f"^{base}/stock/\\d+$"
+        job = write_job(tmp_path, "auto", seed, allow, crawl_db.database, mode="auto", auto_sample_pages=2)
+        job.write_text(job.read_text().replace("concurrency = 3", "concurrency = 1"))
+        summary = crawl(job, parts=(StockPart(),))
+        crawl(write_job(tmp_path, "rendered", seed, allow, rendered_db.database, mode="browser"),
+              parts=(StockPart(),))
+    shape = next(iter(summary["api_shortcut"]["shapes"]))
+    described = summary["api_shortcut"]["shapes"][shape]
+    assert described.startswith("rendering: a check found a difference"), described
+    assert "queued to be rendered again" in described, described
+    auto = stored(crawl_db)
+    assert len(auto) == 40
+    same_as_rendered(auto, stored(rendered_db))
+    assert {via for _, _, via, _ in auto.values()} == {"browser"}  # no built page left
+    query = "SELECT url, stock FROM stock ORDER BY url"
+    assert crawl_db.rows(query) == rendered_db.rows(query)
+    assert sum(s == "sold out" for _, s in crawl_db.rows(query)) == 26
+    assert summary["api_shortcut"]["renders_avoided"] == 0
+    assert crawl_db.rows("SELECT COUNT(*) FROM frontier WHERE state != 'done'") == [(0,)]

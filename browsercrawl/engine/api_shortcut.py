@@ -16,10 +16,12 @@ A shape is only taken over when the templates write every sample exactly. From t
 are built from the shell and the JSON fetched over HTTP with the browser's cookies (``via =
 'api'``); the HTTP path's hooks run on the result like on any HTTP page. The 5th, 10th, 20th,
 40th... page of the shape is rendered as well and compared; a mismatch sends the shape back to
-the browser for the rest of the crawl. A shape whose content comes from JSON whose URL does not
-follow from the page (a token, a hash computed in the script) stays rendered, and so does one
-whose parts store rows while the HTML cannot be written exactly (the parts would read another
-page). What was learned is kept in ``api_shortcuts`` (either store) and read back on resume.
+the browser for the rest of the crawl, and its pages built so far are queued again, rendered, and
+replace what was stored (``writer.requeue_built``, ``PageTx.replace_built_page``). A shape whose
+content comes from JSON whose URL does not follow from the page (a token, a hash computed in
+the script) stays rendered, and so does one whose parts store rows while the HTML cannot be
+written exactly (the parts would read another page). What was learned is kept in
+``api_shortcuts`` (either store) and read back on resume.
 """
 
 from __future__ import annotations
@@ -188,9 +190,14 @@ class ShapeShortcut:
             "__upsert__": True, "shape": self.shape, "state": self.state, "reason": self.reason,
             "recipe": self.recipe.dump() if self.recipe is not None else None,
             "pages": self.pages, "checks": self.checks,
-            "render_ms_avoided": round(self.pages * self.mean_render_ms(), 1),
+            "render_ms_avoided": round(self.avoided() * self.mean_render_ms(), 1),
             "updated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+
+    def avoided(self) -> int:
+        """Renders the shortcut saved: none once the shape went back to the browser (its built
+        pages are rendered again, see ``writer.requeue_built``)."""
+        return self.pages if self.state == "shortcut" else 0
 
     def mean_render_ms(self) -> float:
         return self.render_ms / self.rendered if self.rendered else 0.0
@@ -200,7 +207,8 @@ class ShapeShortcut:
             return (f"shortcut: {self.pages} pages built from JSON ({self.recipe.describe()}), "
                     f"{self.checks} checks passed")
         if self.state == "rendering":
-            before = f" ({self.pages} pages were built from JSON before)" if self.pages else ""
+            before = (f" ({self.pages} pages built from JSON before were queued to be rendered again)"
+                      if self.pages else "")
             return f"rendering: {self.reason}{before}"
         return f"learning ({len(self.samples)} samples)"
 
@@ -331,6 +339,7 @@ class ApiShortcut:
         self.sample_pages = cfg.api_shortcut_samples
         self.shapes: dict[str, ShapeShortcut] = {}
         self._capturing: set[str] = set()
+        self._rerender: set[str] = set()  # shapes whose built pages are to be queued again
         self.hook = CaptureHook(self._wants)
         self.http: HttpFetcher | None = None
         self.browser: Fetcher | None = None
@@ -370,18 +379,35 @@ class ApiShortcut:
     def summary(self) -> dict[str, Any]:
         if not self.shapes:
             return {}
-        # Pages built before a shape went back to the browser count too: they were not rendered.
+        # Pages built before a shape went back to the browser do not count: they are rendered again.
         return {
             "shapes": {k: s.describe() for k, s in sorted(self.shapes.items())},
-            "renders_avoided": sum(s.pages for s in self.shapes.values()),
+            "renders_avoided": sum(s.avoided() for s in self.shapes.values()),
             "render_seconds_avoided_est": round(
-                sum(s.pages * s.mean_render_ms() for s in self.shapes.values()) / 1000, 1),
+                sum(s.avoided() * s.mean_render_ms() for s in self.shapes.values()) / 1000, 1),
         }
+
+    def stale(self, url: str) -> bool:
+        """A page of this URL's shape built from JSON now would be stored wrong: its recipe was
+        found wrong (the writer queues such a page again instead of storing it)."""
+        sh = self.shapes.get(url_shape(url))
+        return sh is not None and sh.state == "rendering"
+
+    def take_rerenders(self) -> set[str]:
+        """Shapes sent back to the browser since the last call: their built pages are queued again
+        in the writer's next transaction (``writer.requeue_built``)."""
+        out, self._rerender = self._rerender, set()
+        return out
+
+    def rendering_shapes(self) -> set[str]:
+        return {k for k, s in self.shapes.items() if s.state == "rendering"}
 
     def demote(self, url: str, reason: str) -> None:
         """Render this URL's shape from now on (a part found what only the browser gets right)."""
         sh = self.shapes.setdefault(url_shape(url), ShapeShortcut(url_shape(url)))
         if sh.state != "rendering":
+            if sh.pages:
+                self._rerender.add(sh.shape)
             sh.state, sh.reason, sh.samples = "rendering", reason, []
             log.info("api shortcut: %s back to rendering: %s", sh.shape, reason)
         sh.notify()
@@ -408,7 +434,7 @@ class ApiShortcut:
             except (tpl.Missing, ValueError, _NotBuilt) as exc:
                 log.info("api shortcut: %s rendered instead (%s)", req.url, exc)
                 built = None
-            if built is not None:
+            if built is not None and sh.state == "shortcut":  # (a check may have failed meanwhile)
                 assert self.http is not None
                 sh.pages += 1
                 return await self.http.finish(req, built)
@@ -521,6 +547,8 @@ class ApiShortcut:
         else:
             sh.state = "rendering"
             sh.reason = f"a check found a difference on {req.url} (after {sh.checks} passed): {differs}"
+            if sh.pages:  # every page built from JSON is rendered again and replaces what was stored
+                self._rerender.add(sh.shape)
             log.warning("api shortcut: %s back to rendering: %s", sh.shape, sh.reason)
         rendered.extra_rows.setdefault(TABLE, []).append(sh.row())
         return rendered

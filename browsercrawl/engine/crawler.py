@@ -36,7 +36,7 @@ from browsercrawl.engine.router import AdaptiveRouter
 from browsercrawl.engine.runtime import BrowserRuntime, scope_check
 from browsercrawl.engine.settle import SHAPE_WAITS
 from browsercrawl.engine.summary import CrawlSummary
-from browsercrawl.engine.writer import Outcome, ResultWriter
+from browsercrawl.engine.writer import Outcome, ResultWriter, requeue_built_now
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Completion, Frontier, NewUrl, Request
 from browsercrawl.frontier.cluster import Cluster
@@ -217,7 +217,15 @@ class Crawler:
             scheme = "https" if any(s.startswith(f"https://{host}") for s in self.job.seeds) else "http"
             return robots.crawl_delay(f"{scheme}://{host}/")
 
-        writer = ResultWriter(db, frontier, self._on_commit, self._on_store_error)
+        shortcut = self.shortcut
+        redo = shortcut.rendering_shapes() if shortcut is not None else set()
+        # Shapes an earlier run sent back to the browser: their pages built from JSON are queued
+        # again if that run ended before it did (Redis frontier) or before they were rendered.
+        if redo:
+            await requeue_built_now(db, frontier, redo)
+        writer = ResultWriter(db, frontier, self._on_commit, self._on_store_error,
+                              stale=shortcut.stale if shortcut is not None else None,
+                              rerenders=shortcut.take_rerenders if shortcut is not None else None)
         self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle,
                                    hurry_writes=writer.hurry)
         if self.cluster is not None:
@@ -403,8 +411,10 @@ class Crawler:
         assert self.scheduler is not None
         # Retries gave their place back when they were re-queued; every other request that stored
         # nothing gives it back now.
-        self.scheduler.refund(sum(o.completion.state != "retry" for o in batch) - stored)
-        self.counters.queued += sum(len(o.new_urls) for o in batch)
+        # (A page built from JSON whose recipe was found wrong meanwhile went back to the queue.)
+        self.scheduler.refund(sum(o.completion.state != "retry" or o.requeued for o in batch) - stored)
+        self.counters.queued += sum(len(o.new_urls) + o.requeued for o in batch)
+        hosts = hosts | {o.completion.request.host for o in batch if o.requeued}
         if self.cluster is not None:
             # Acknowledged claims leave room under this worker's cap: its hosts may claim again.
             hosts = hosts | {o.completion.request.host for o in batch}

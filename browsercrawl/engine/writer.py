@@ -19,8 +19,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from browsercrawl.engine.result import FetchResult
+from browsercrawl.engine.router import url_shape
 from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Completion, Frontier, NewUrl
+from browsercrawl.frontier.urls import host_key
 from browsercrawl.storage.base import PageTx, Store
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,7 @@ class Outcome:
     links: list[tuple[str, str, int]] = field(default_factory=list)  # (url, text, in_scope)
     new_urls: list[NewUrl] = field(default_factory=list)
     extra_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    requeued: bool = False  # built from JSON by a recipe found wrong meanwhile: queued again, not stored
 
 
 def page_row(
@@ -73,23 +76,53 @@ def page_row(
     }
 
 
+def built_pages(tx: PageTx, shapes: set[str]) -> list[NewUrl]:
+    """The requests whose stored pages were built from JSON (``via = 'api'``) in these URL shapes."""
+    if not shapes:
+        return []
+    rows = tx.execute("SELECT requested_url, depth, referrer, kind FROM pages WHERE via = 'api'").fetchall()
+    return [NewUrl(url, host_key(url), depth or 0, float(depth or 0), referrer, kind)
+            for url, depth, referrer, kind in rows if url_shape(url) in shapes]
+
+
+def requeue_built(tx: PageTx, frontier: Frontier, shapes: set[str]) -> set[str] | None:
+    """Queue again the pages built from JSON in shapes whose recipe a check found wrong: rendered,
+    each replaces its stored page (:meth:`PageTx.replace_built_page`). Hosts that gained work, or
+    None when the frontier queues them after the commit."""
+    return frontier.requeue(tx, built_pages(tx, shapes))
+
+
+async def requeue_built_now(db: Store, frontier: Frontier, shapes: set[str]) -> set[str]:
+    """:func:`requeue_built` in a transaction of its own, then (Redis) in the shared frontier: what
+    a resumed crawl does for shapes an earlier run sent back to the browser. Idempotent."""
+    hosts = await db.write(lambda tx: requeue_built(tx, frontier, shapes))
+    return hosts if hosts is not None else await frontier.settle([], [])
+
+
 def commit_outcomes(
-    tx: PageTx, outcomes: list[Outcome], frontier: Frontier
+    tx: PageTx, outcomes: list[Outcome], frontier: Frontier, rerender: set[str] | None = None
 ) -> tuple[set[str] | None, int, int]:
     """Write a batch inside the store's transaction. Returns (hosts with new URLs or None when the
     frontier records after the commit, pages stored, duplicates).
 
     A page whose URL is stored already, from a request for the same URL, is a second delivery of
     that request (its claim's lease ran out while its worker was slow, or the worker died between
-    the commit and the frontier's acknowledgement): nothing of it is written again.
+    the commit and the frontier's acknowledgement): nothing of it is written again. Unless the
+    stored one was built from JSON and this one was not: the page of a URL shape whose recipe a
+    check found wrong, queued again (``rerender``: those shapes' built pages are queued in this
+    transaction) and rendered, replaces the built one, its links and its rows (upserted).
     """
     stored = dups = 0
     new_urls: list[NewUrl] = []
     for o in outcomes:
+        replaced = False
         if o.page is not None:
             page_id = tx.insert_page(o.page)
+            if page_id is None and o.page.get("via") != "api":
+                page_id = tx.replace_built_page(o.page)
+                replaced = page_id is not None
             if page_id is not None:
-                stored += 1
+                stored += not replaced
                 if o.links:
                     tx.insert_links(page_id, o.links)
             else:
@@ -100,10 +133,24 @@ def commit_outcomes(
                     continue
                 o.completion.error = f"same final URL as an earlier page: {o.page['url']}"
         for table, rows in o.extra_rows.items():
+            if replaced:  # the built page's rows under the same keys give way
+                rows = [{**r, "__upsert__": True} for r in rows]
             tx.insert_rows(table, rows)
         new_urls.extend(o.new_urls)
     hosts = frontier.record(tx, new_urls, [o.completion for o in outcomes])
+    if rerender:
+        again = requeue_built(tx, frontier, rerender)
+        if hosts is not None and again is not None:
+            hosts |= again
     return hosts, stored, dups
+
+
+def _requeue(o: Outcome) -> None:
+    """A page built from JSON whose shape's recipe a check found wrong while it was on its way to
+    the store: not stored; its request goes back to the queue (rendered next time)."""
+    o.page, o.links, o.new_urls, o.extra_rows, o.requeued = None, [], [], {}, True
+    o.completion = Completion(o.completion.request, "retry", error="built from JSON by a recipe "
+                              "found wrong: rendered again", not_before=0.0)
 
 
 class ResultWriter:
@@ -117,8 +164,14 @@ class ResultWriter:
         on_store_error: Callable[[UserError], None],
         max_batch: int = 64,
         max_delay: float = 0.05,
+        stale: Callable[[str], bool] | None = None,
+        rerenders: Callable[[], set[str]] | None = None,
     ) -> None:
         self.db = db
+        # Auto mode's API shortcut: is a page built from JSON of a shape now rendered (its recipe
+        # found wrong)? And the shapes newly sent back to the browser, whose built pages go again.
+        self._stale = stale
+        self._rerenders = rerenders
         self.frontier = frontier
         self.store_seconds = 0.0  # time in the store's transactions (for the distributed figures)
         self.settle_seconds = 0.0  # time recording completions in a frontier outside the store
@@ -167,11 +220,17 @@ class ResultWriter:
         if not batch:
             return
         self.committing = len(batch)
+        if self._stale is not None:
+            for o in batch:
+                if o.page is not None and o.page.get("via") == "api" \
+                        and self._stale(o.completion.request.url):
+                    _requeue(o)
+        rerender = self._rerenders() if self._rerenders is not None else set()
         try:
             t0 = time.perf_counter()
             try:
                 hosts, stored, dups = await self.db.write(
-                    lambda tx: commit_outcomes(tx, batch, self.frontier))
+                    lambda tx: commit_outcomes(tx, batch, self.frontier, rerender))
             except UserError as exc:  # disk full, damaged file: stop; what was committed stays
                 self.store_error = exc
                 self._pending.clear()

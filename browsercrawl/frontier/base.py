@@ -87,5 +87,10 @@ class Frontier(Protocol):
         """Inside the store's transaction: queue new URLs and mark requests finished; the hosts
         that gained URLs. None when this frontier records after the commit instead (:meth:`settle`)."""
 
+    def requeue(self, tx: PageTx, urls: list[NewUrl]) -> set[str] | None:
+        """Inside the store's transaction: queue again URLs fetched already (their stored pages
+        are to be replaced, e.g. built from JSON by a recipe a check found wrong); the hosts that
+        gained URLs. None when this frontier queues them after the commit instead (:meth:`settle`)."""
+
     async def settle(self, new_urls: list[NewUrl], completions: list[Completion]) -> set[str]:
         """After the store committed a batch: what :meth:`record` did not do (see there)."""

@@ -79,6 +79,16 @@ class PostgresFrontier:
         finish_requests(tx.conn, completions)
         return hosts
 
+    def requeue(self, tx: PageTx, urls: list[NewUrl]) -> set[str]:
+        """Finished URLs back to the queue (see ``frontier.sqlite.requeue_urls``)."""
+        if not urls:
+            return set()
+        rows = tx.conn.execute(
+            "UPDATE frontier SET state='queued', attempts=0, not_before=0, error=NULL "
+            "WHERE url = ANY(%s) AND state IN ('done', 'failed', 'skipped') RETURNING host",
+            ([u.url for u in urls],)).fetchall()
+        return {r[0] for r in rows}
+
     async def settle(self, new_urls: list[NewUrl], completions: list[Completion]) -> set[str]:
         return set()
 

@@ -128,6 +128,23 @@ redis.call('HINCRBY', p .. 'totals', 'queued', back)
 return back
 """
 
+# ARGV: prefix, then per URL: host, priority, packed -> hosts that gained (finished URLs queued again)
+REQUEUE = """
+local p, out, added = ARGV[1], {}, 0
+for i = 2, #ARGV, 3 do
+  if redis.call('ZADD', p .. 'queue:' .. ARGV[i], ARGV[i + 1], ARGV[i + 2]) == 1 then
+    redis.call('SADD', p .. 'hosts', ARGV[i])
+    out[#out + 1] = ARGV[i]
+    added = added + 1
+  end
+end
+if added > 0 then
+  redis.call('HINCRBY', p .. 'totals', 'queued', added)
+  redis.call('HINCRBY', p .. 'totals', 'done', -added)
+end
+return out
+"""
+
 # ARGV: prefix, worker id -> flat [host, earliest start (server time, 0 = now), ...]
 HOSTS = _TIME + """
 local p, me = ARGV[1], ARGV[2]
@@ -198,6 +215,8 @@ class RedisFrontier:
         self._finish = self.r.register_script(FINISH)
         self._unclaim = self.r.register_script(UNCLAIM)
         self._hosts = self.r.register_script(HOSTS)
+        self._requeue = self.r.register_script(REQUEUE)
+        self._to_requeue: list[NewUrl] = []  # from the store's transaction, queued after its commit
 
     async def prepare(self, seeds: list[NewUrl]) -> None:
         """Fix the filter's size for the whole crawl (the first worker's), then add the seeds."""
@@ -262,6 +281,11 @@ class RedisFrontier:
     def record(self, tx: PageTx, new_urls: list[NewUrl], completions: list[Completion]) -> None:
         return None  # the shared frontier is told after the store has committed (settle)
 
+    def requeue(self, tx: PageTx, urls: list[NewUrl]) -> None:
+        """Queued after the store's commit (:meth:`settle`): until then the stored pages stand, and a
+        crawl killed in between finds them to replace again on resume (the store says which)."""
+        self._to_requeue.extend(urls)
+
     async def settle(self, new_urls: list[NewUrl], completions: list[Completion]) -> set[str]:
         """After the store's commit; retried while Redis is briefly away (the pages are safe, and
         until the claims are acknowledged they come back to the queue at worst)."""
@@ -277,6 +301,12 @@ class RedisFrontier:
     async def _settle(self, new_urls: list[NewUrl], completions: list[Completion]) -> set[str]:
         """New URLs first, then the claims: a worker dying in between only causes a re-fetch."""
         hosts = await self._push(new_urls)
+        if self._to_requeue:
+            again: list[Any] = []
+            for u in self._to_requeue:  # packed as the URL was first queued: a second requeue is a no-op
+                again += [u.host, u.priority, pack(u)]
+            hosts |= set(await self.cluster.call(self._requeue, again))
+            self._to_requeue = []
         args: list[Any] = [self.cluster.id]
         now = time.time()
         for c in completions:

@@ -118,6 +118,9 @@ class SqliteFrontier:
         finish_requests(tx.conn, completions)
         return hosts
 
+    def requeue(self, tx: PageTx, urls: list[NewUrl]) -> set[str]:
+        return requeue_urls(tx.conn, urls)
+
     async def settle(self, new_urls: list[NewUrl], completions: list[Completion]) -> set[str]:
         return set()
 
@@ -131,6 +134,18 @@ def add_urls(conn: sqlite3.Connection, urls: Iterable[NewUrl], now: float) -> se
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (u.url, u.host, u.depth, u.priority, u.parent, u.kind, now),
         )
+        if cur.rowcount:
+            hosts.add(u.host)
+    return hosts
+
+
+def requeue_urls(conn: sqlite3.Connection, urls: Iterable[NewUrl]) -> set[str]:
+    """Finished URLs back to the queue with their retries (queued or in-flight ones are left be:
+    they will be fetched anyway); the hosts that gained queued URLs."""
+    hosts: set[str] = set()
+    for u in urls:
+        cur = conn.execute("UPDATE frontier SET state='queued', attempts=0, not_before=0, error=NULL "
+                           "WHERE url=? AND state IN ('done', 'failed', 'skipped')", (u.url,))
         if cur.rowcount:
             hosts.add(u.host)
     return hosts

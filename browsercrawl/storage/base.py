@@ -64,6 +64,10 @@ class PageTx(Protocol):
     def stored_from(self, url: str) -> str | None:
         """The ``requested_url`` of the stored page whose URL is ``url``, if there is one."""
 
+    def replace_built_page(self, row: dict[str, Any]) -> int | None:
+        """Overwrite the stored page of ``row``'s URL when it was built from JSON (``via = 'api'``,
+        by a recipe later found wrong) and drop its links; its id, or None (nothing replaced)."""
+
     def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
         """The page's links as (url, anchor text, in scope)."""
 

@@ -137,6 +137,16 @@ class SqliteTx:
         row = self.conn.execute("SELECT requested_url FROM pages WHERE url=?", (url,)).fetchone()
         return row[0] if row else None
 
+    def replace_built_page(self, row: dict[str, Any]) -> int | None:
+        old = self.conn.execute("SELECT id, via FROM pages WHERE url=?", (row["url"],)).fetchone()
+        if old is None or old[1] != "api":
+            return None
+        self.conn.execute("DELETE FROM links WHERE page_id=?", (old[0],))
+        cols = [c for c in row if c != "url"]
+        self.conn.execute(f"UPDATE pages SET {', '.join(f'[{c}]=?' for c in cols)} WHERE id=?",
+                          [row[c] for c in cols] + [old[0]])
+        return int(old[0])
+
     def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
         self.conn.executemany(
             "INSERT INTO links (page_id, url, text, in_scope) VALUES (?, ?, ?, ?)",

@@ -113,6 +113,16 @@ class PgTx:
         row = self.conn.execute("SELECT requested_url FROM pages WHERE url=%s", (url,)).fetchone()
         return row[0] if row else None
 
+    def replace_built_page(self, row: dict[str, Any]) -> int | None:
+        old = self.conn.execute("SELECT id, via FROM pages WHERE url=%s", (row["url"],)).fetchone()
+        if old is None or old[1] != "api":
+            return None
+        self.conn.execute("DELETE FROM links WHERE page_id=%s", (old[0],))
+        cols = [c for c in row if c != "url"]
+        self.conn.execute(f"UPDATE pages SET {', '.join(f'{_ident(c)}=%s' for c in cols)} WHERE id=%s",
+                          [_clean(row[c]) for c in cols] + [old[0]])
+        return int(old[0])
+
     def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
         if not links:
             return

@@ -8,6 +8,10 @@
   JSON URL follows from nothing the crawler can see without running the script.
 - ``/drift/<i>``: like ``/item/``, but after ``drift_after`` JSON answers the shells carry a new
   script that adds a line (the site changed under the crawler: a check must notice).
+- ``/stock/<i>``: like ``/item/``, plus a stock line the script writes as ``N in stock`` or, when
+  the count is 0 (items ``sold_out_from`` on), as ``sold out``: samples of early items fit the
+  template ``{stock} in stock``, which writes later items wrong (a check must notice, and the
+  pages built wrong before it must be rendered again).
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ fetch({json_expr}).then(r => r.json()).then(d => {{
   const rel = d.related.map(r =>
     `<li><a href="/{kind}/${{{link_expr}}}">${{esc(r.name)}}</a></li>`).join('');
   document.getElementById('c').innerHTML = `<h1>${{esc(d.name)}}</h1><p class="price">${{d.price}}</p>` +
-    `<ul class="related">${{rel}}</ul><p class="about">${{esc(d.about)}}</p>{extra}`;
+    `<ul class="related">${{rel}}</ul><p class="about">${{esc(d.about)}}</p>{extra}` +
+    (d.stock === undefined ? '' :
+     `<p class="stock">${{d.stock > 0 ? d.stock + ' in stock' : 'sold out'}}</p>`);
 }});
 </script>"""
 
@@ -37,8 +43,9 @@ def opaque_hash(i: int) -> str:
 
 
 class ApiShop:
-    def __init__(self, pages: int = 30, drift_after: int | None = None) -> None:
+    def __init__(self, pages: int = 30, drift_after: int | None = None, sold_out_from: int = 20) -> None:
         self.pages = pages
+        self.sold_out_from = sold_out_from
         self.drift_after = drift_after
         self.counts: Counter[str] = Counter()
         self.json_answers = 0
@@ -100,6 +107,13 @@ class ApiShop:
     async def opaque(self, request: web.Request) -> web.Response:
         return self._shell(int(request.match_info["i"]), "opaque")
 
+    async def stock(self, request: web.Request) -> web.Response:
+        return self._shell(int(request.match_info["i"]), "stock")
+
+    async def stock_api(self, request: web.Request) -> web.Response:
+        i = int(request.match_info["i"])
+        return web.json_response({**self.data(i), "stock": 0 if i >= self.sold_out_from else 3 + i % 5})
+
     async def drift(self, request: web.Request) -> web.Response:
         changed = self.drift_after is not None and self.json_answers >= self.drift_after
         return self._shell(int(request.match_info["i"]), "drift", "<p>Now on sale</p>" if changed else "")
@@ -128,6 +142,8 @@ class ApiShop:
             web.get("/drift/{i}", self.drift),
             web.get("/api/items/{i}", self.api),
             web.get("/api/drifts/{i}", self.api),
+            web.get("/stock/{i}", self.stock),
+            web.get("/api/stocks/{i}", self.stock_api),
             web.get("/api/blob/{h}", self.blob),
             web.get("/robots.txt", self.robots),
         ])
