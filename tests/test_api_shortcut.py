@@ -15,10 +15,12 @@ import pytest
 
 from browsercrawl.config import load_job
 from browsercrawl.engine import api_template as tpl
+from browsercrawl.engine.api_shortcut import _Sample, learn_early, predict
 from browsercrawl.engine.crawler import Crawler
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.engine.parts import Part
+from browsercrawl.engine.result import FetchResult
 from browsercrawl.errors import UserError
 from browsercrawl.storage.report import collect_stats
 from tests.apps.apishop import ApiShop
@@ -277,3 +279,42 @@ def test_pages_built_by_a_recipe_a_check_finds_wrong_are_rendered_again(tmp_path
     assert sum(s == "sold out" for _, s in crawl_db.rows(query)) == 26
     assert summary["api_shortcut"]["renders_avoided"] == 0
     assert crawl_db.rows("SELECT COUNT(*) FROM frontier WHERE state != 'done'") == [(0,)]
+
+
+def _sample(i: int, shown: str | None = None) -> _Sample:
+    """A page /p/<i> whose script writes the JSON's name and count (or ``shown`` instead)."""
+    url, json_url = f"http://x/p/{i}", f"http://x/api/{i}"
+    data = {"name": f"Thing {i}", "count": i + 2}
+    text = shown if shown is not None else f"Thing {i} has {i + 2} parts"
+    shell = FetchResult(url, url, 200, "text/html", "http", html="<html><body><main></main></body></html>",
+                        text="", title="T")
+    rendered = FetchResult(url, url, 200, "text/html", "browser", html="<html>...</html>", text=text,
+                           title="T", links=[(f"http://x/tags/{i}", "tags")])
+    return _Sample(url, shell, rendered, [(json_url, data)], frozenset())
+
+
+def test_samples_that_agree_decide_early_and_one_that_varies_asks_for_more():
+    recipe, _ = learn_early([_sample(1), _sample(2), _sample(7)])
+    assert recipe is not None  # learned from 1 and 2, it wrote 7 exactly
+    assert predict(recipe, _sample(40)) is None
+    # Item 7 shows a value the JSON does not hold (a script's sum): the recipe of 1 and 2 does not
+    # write it, so the learner waits for more samples rather than deciding.
+    varied = _sample(7, shown="Thing 7 has 9 parts, 2 spare")
+    assert learn_early([_sample(1), _sample(2), varied]) == (None, "")
+    assert predict(recipe, _sample(7, shown="Thing 7 has many parts")) is not None
+
+
+@pytest.mark.browser
+def test_the_shortcut_takes_over_after_three_renders_when_they_agree(tmp_path, port):
+    """One page at a time: the router's 2 comparisons and 1 more sample, then JSON (and checks)."""
+    site = ApiShop(pages=30)
+    db = CrawlDb("sqlite", str(tmp_path / "crawl.db"))
+    with serve_in_thread(site.app(), port) as base:
+        job = write_job(tmp_path, "auto", f"{base}/item/0", f"^{base}/item/\\d+$", db.database,
+                        mode="auto", auto_sample_pages=2, api_shortcut_samples=5)
+        job.write_text(job.read_text().replace("concurrency = 3", "concurrency = 1"))
+        summary = crawl(job)
+    shape = next(iter(summary["api_shortcut"]["shapes"]))
+    checks = int(summary["api_shortcut"]["shapes"][shape].split(", ")[-1].split()[0])
+    assert summary["via_browser"] == 3 + checks, summary
+    assert len(stored(db)) == 30

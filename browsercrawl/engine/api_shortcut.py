@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 
 TABLE = "api_shortcuts"
 FIRST_CHECK = 5  # the shape's 5th page built from JSON is rendered too, then the 10th, 20th...
+# Fewest samples: a recipe learned from the first MIN_SAMPLES - 1 that writes the next one exactly
+# (a page it has not seen) is taken without waiting for ``api_shortcut_samples`` of them.
+MIN_SAMPLES = 3
 MAX_JSON_BYTES = 5_000_000
 MAX_HTML_LEARNED = 300_000  # characters of rendered HTML a template is learned for
 _CAPTURE_SECONDS = 5.0  # reading the captured JSON bodies after the snapshot
@@ -280,6 +283,36 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
                   html), ""
 
 
+def learn_early(samples: list[_Sample]) -> tuple[Recipe | None, str]:
+    """A recipe before ``api_shortcut_samples`` renders, only when the one learned from all but the
+    last sample writes the last one exactly (it predicted a page it had not seen); then the
+    recipe of all of them. None otherwise (the caller keeps sampling)."""
+    recipe, _ = learn(samples[:-1])
+    if recipe is None or predict(recipe, samples[-1]) is not None:
+        return None, ""
+    return learn(samples)
+
+
+def predict(recipe: Recipe, sample: _Sample) -> str | None:
+    """What the recipe would build differently from this rendered sample, or None (it fits)."""
+    base = _base(sample.url, sample.shell.html, recipe.needs_shell_first())
+    answers = dict(sample.captured)
+    data: dict[str, Any] = {}
+    for key, template in recipe.endpoints.items():
+        try:
+            url = tpl.render(template, base)
+        except tpl.Missing:
+            return f"the URL of {key} cannot be written"
+        if url not in answers:
+            return f"the page did not fetch {url}"
+        data[key] = answers[url]
+    try:
+        built = _write(recipe, sample.url, sample.shell, data)
+    except (tpl.Missing, ValueError) as exc:
+        return f"not built: {exc}"
+    return difference(built, sample.rendered, recipe.html is not None)
+
+
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
@@ -501,13 +534,16 @@ class ApiShortcut:
                 return
             tables = frozenset(rendered.extra_rows) - {SHAPE_WAITS}
             sh.samples.append(_Sample(req.url, shell, rendered, captured, tables))
-            if len(sh.samples) < self.sample_pages:
+            final = len(sh.samples) >= self.sample_pages
+            if not final and len(sh.samples) < min(MIN_SAMPLES, self.sample_pages):
                 return
             sh.deciding = True
             try:
-                recipe, why = await asyncio.to_thread(learn, sh.samples)
+                recipe, why = await asyncio.to_thread(learn if final else learn_early, sh.samples)
             finally:
                 sh.deciding = False
+            if recipe is None and not final:
+                return  # the new sample varies from what the others taught: more samples
             if recipe is not None:
                 sh.state, sh.recipe = "shortcut", recipe
                 log.info("api shortcut: %s built from %s", sh.shape, recipe.describe())
