@@ -140,7 +140,8 @@ class RenderingConfig(_Section):
         "once learned from renders (engine/api_shortcut.py)",
     )
     api_shortcut_samples: int = Field(
-        default=5, ge=2, le=20, description="renders of a URL shape the API shortcut learns from"
+        default=5, ge=2, le=20, description="most renders of a URL shape the API shortcut learns from "
+        "(it stops at 3 when the first two predict the third)"
     )
 
     @field_validator("wait_for_selector")
