@@ -23,6 +23,7 @@ from browsercrawl.engine.parts import Part
 from browsercrawl.engine.result import FetchResult
 from browsercrawl.errors import UserError
 from browsercrawl.storage.report import collect_stats
+from browsercrawl.storage.stores import store_for
 from tests.apps.apishop import ApiShop
 from tests.apps.server import serve_in_thread
 from tests.conftest import CrawlDb
@@ -279,6 +280,31 @@ def test_pages_built_by_a_recipe_a_check_finds_wrong_are_rendered_again(tmp_path
     assert sum(s == "sold out" for _, s in crawl_db.rows(query)) == 26
     assert summary["api_shortcut"]["renders_avoided"] == 0
     assert crawl_db.rows("SELECT COUNT(*) FROM frontier WHERE state != 'done'") == [(0,)]
+
+    # Killed after the check's commit and before the built pages were rendered again (what a
+    # Redis frontier may miss): the resumed crawl queues them again from what the store says.
+    stale = [u for u in auto if u.endswith(("/stock/20", "/stock/21", "/stock/3"))]
+    asyncio.run(_mark_built(crawl_db.database, tmp_path, stale))
+    assert {via for _, _, via, _ in stored(crawl_db).values()} == {"browser", "api"}
+    with serve_in_thread(site.app(), port):
+        again = crawl(job, parts=(StockPart(),))
+    assert again["pages_total"] == 40 and again["via_browser"] == len(stale), again
+    same_as_rendered(stored(crawl_db), stored(rendered_db))
+    assert crawl_db.rows(query) == rendered_db.rows(query)
+
+
+async def _mark_built(database: str, tmp_path: Path, urls: list[str]) -> None:
+    """Make these stored pages look built from JSON by a wrong recipe (text, links, part rows)."""
+    db = await store_for(database, tmp_path).open()
+    try:
+        def _mark(tx):
+            for u in urls:
+                tx.execute("UPDATE pages SET via = 'api', text = 'built wrong' WHERE url = ?", (u,))
+                tx.execute("DELETE FROM links WHERE page_id = (SELECT id FROM pages WHERE url = ?)", (u,))
+                tx.execute("UPDATE stock SET stock = 'built wrong' WHERE url = ?", (u,))
+        await db.write(_mark)
+    finally:
+        await db.close()
 
 
 def _sample(i: int, shown: str | None = None) -> _Sample:
