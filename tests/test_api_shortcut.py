@@ -279,6 +279,7 @@ def test_pages_built_by_a_recipe_a_check_finds_wrong_are_rendered_again(tmp_path
     assert crawl_db.rows(query) == rendered_db.rows(query)
     assert sum(s == "sold out" for _, s in crawl_db.rows(query)) == 26
     assert summary["api_shortcut"]["renders_avoided"] == 0
+    assert collect_stats(crawl_db.database)["api_shortcut"]["renders_avoided"] == 0
     assert crawl_db.rows("SELECT COUNT(*) FROM frontier WHERE state != 'done'") == [(0,)]
 
     # Killed after the check's commit and before the built pages were rendered again (what a
