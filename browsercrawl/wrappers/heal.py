@@ -131,7 +131,13 @@ def _run_css(el: etree._Element, page: Page) -> str:
                 theirs = precise_steps(node, page)
                 merged = generalise_pair(mine, theirs)
                 if merged:
-                    return join(_keep_classes(merged, mine, theirs, unit))
+                    merged = _keep_classes(merged, mine, theirs, unit)
+                    shared = [c for c in stable_classes(el) if c in stable_classes(node)]
+                    if shared and unit is not el and re.fullmatch(r"[\w-]+", merged[-1]):
+                        # The item alone in its link on some units and beside a role span on
+                        # others (``a > span.name`` + ``span.role``): the items' own classes.
+                        merged[-1] += "".join(f".{c}" for c in shared)
+                    return join(merged)
     return join([*mine[:-1], *without_positions(mine[-1:])])
 
 

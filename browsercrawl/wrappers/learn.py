@@ -37,6 +37,7 @@ from browsercrawl.wrappers.dom import Page, common_depth, page_of, units_form_a_
 from browsercrawl.wrappers.fingerprint import fingerprint
 from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
+    attribute_steps,
     class_steps,
     column_of,
     generalise_pair,
@@ -47,6 +48,7 @@ from browsercrawl.wrappers.paths import (
     positions,
     precise_steps,
     run_of,
+    stable_classes,
     text_label,
     without_positions,
 )
@@ -298,6 +300,7 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
                 theirs = precise_steps(o.el, ctx.pages[s], anchor=anchor)
                 out.extend([theirs, merge_steps(mine[anchor], theirs)])
     out.extend([without_positions(x) for x in out if x])
+    out.extend(attribute_steps(h.el, page))
     return out
 
 
@@ -349,8 +352,12 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
     ranked = [r for _, r in sorted(exact, key=lambda x: x[0])]
     if not ctx.unseen:
         return ranked[0]
+    # One-step paths by a machine-read mark (``span[data-price-type="finalPrice"]``) rank behind
+    # the many spellings of the samples' own path; the best two are checked however far down.
+    marked = [r for r in ranked[MAX_CHECKED:] if r.column is None and " " not in r.css][:2]
     checks = [
-        (r, check_on_cluster(r, ctx.unseen, ctx.kind, _sample_label(ctx, r))) for r in ranked[:MAX_CHECKED]
+        (r, check_on_cluster(r, ctx.unseen, ctx.kind, _sample_label(ctx, r)))
+        for r in ranked[:MAX_CHECKED] + marked
     ]
     # One value on every unseen page is a constant (the site's name, the logged-in user), not a
     # field, unless no candidate varies (then the field is constant on this site).
@@ -383,6 +390,10 @@ def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
     """The label before the rule's node when every sample has the same one (``Edition``)."""
     if rule.column is not None:
         return None  # its label is the one in the label column, checked by the rule itself
+    if " " not in rule.css:
+        # A one-step path by a machine-read mark: the mark names the node; a label shown only in
+        # one of the page's layouts ("Special Price" on sale pages) is not asked for.
+        return None
     labels = set()
     for s in ctx.usable:
         node = first_node(rule, ctx.pages[s])
@@ -401,6 +412,14 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if positions(steps[i]):
             variants.append(join([*steps[:i], *without_positions([steps[i]]), *steps[i + 1 :]]))
             break
+    node = first_node(rule, ctx.pages[ctx.usable[0]])
+    classes = stable_classes(node) if node is not None and re.fullmatch(r"[\w-]+", steps[-1]) else []
+    if classes:
+        # A bare tag on the samples (the name alone in its link) meets siblings of other roles
+        # on pages with more items (``<span class=name>`` beside ``<span class=role>``): the
+        # list keeps the sample node's classes.
+        classed = steps[-1] + "".join(f".{c}" for c in classes)
+        variants += [v.rsplit(" > ", 1)[0] + " > " + classed for v in list(variants)]
     if " + " in steps[-1]:  # a label path: every same-tag sibling after the label, not the first
         variants.append(join([*steps[:-1], steps[-1].replace(" + ", " ~ ")]))
     if len(steps) >= 3 and "." in steps[-1] and not positions(steps[-1]):

@@ -20,6 +20,7 @@ _NTH = re.compile(r":nth-of-type\(\d+\)")
 _LAST = ":last-of-type"
 _TAG = re.compile(r"[\w-]+")
 _LABEL_MAX = 40
+_STATE_ATTRS = ("selected", "checked", "aria-selected", "aria-checked", "aria-current")
 
 
 def css_string(value: str) -> str:
@@ -51,6 +52,12 @@ def step(el: etree._Element, *, positional: bool = True) -> str:
             if name == "id" and _CLASS_TOKEN.match(val):
                 return f"{tag}#{val}"
             return f"{tag}[{name}={css_string(val)}]"
+    # The chosen one of a run (a variant select's option, a checked radio, the current tab) is
+    # marked by a state attribute; its position changes from page to page, the mark does not.
+    for name in _STATE_ATTRS:
+        val = el.get(name)
+        if val is not None and val != "false" and not any(s.get(name) not in (None, "false") for s in others):
+            return f"{tag}[{name}]" if val in ("", name) else f"{tag}[{name}={css_string(val)}]"
     if not positional:
         return tag
     return f"{tag}:nth-of-type({same.index(el) + 1})"
@@ -95,6 +102,31 @@ def last_of_type_steps(el: etree._Element, page: Page) -> list[str] | None:
         else:
             out.append(st)
     return out if changed else None
+
+
+def attribute_steps(el: etree._Element, page: Page) -> list[list[str]]:
+    """One-step paths ``tag[attr="value"]`` anywhere on the page, for ``el`` and the wrappers
+    around it with the same text.
+
+    A shop that shows a sale price in one block and a plain price in another (``special-price >
+    ... > span`` on some pages, ``price-box > span > span`` on others) gives the value no common
+    path, but both carry the same machine-read mark (``data-price-type="finalPrice"``,
+    ``itemprop="price"``); the samples and the unseen pages then tell whether the mark holds.
+    """
+    out: list[list[str]] = []
+    text = page.texts.text(el)
+    node: etree._Element | None = el
+    while node is not None and isinstance(node.tag, str) and page.texts.text(node) == text:
+        for name in sorted(node.attrib):
+            val = node.get(name) or ""
+            if (
+                (name in ("itemprop", "property", "role") or name.startswith("data-"))
+                and val
+                and not (_GENERATED.search(val) or any(c.isdigit() for c in val))
+            ):
+                out.append([f"{node.tag}[{name}={css_string(val)}]"])
+        node = node.getparent()
+    return out
 
 
 def stable_classes(el: etree._Element) -> list[str]:

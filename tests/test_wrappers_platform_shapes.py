@@ -1,0 +1,97 @@
+"""Page shapes of real shop platforms: the chosen option of a variant select, a price that sits
+in a sale block on some pages and a plain block on others, contributor names beside role spans."""
+
+from __future__ import annotations
+
+from browsercrawl.wrappers import Wrapper, learn_wrapper
+from browsercrawl.wrappers.heal import HealingWrapper
+
+BINDINGS = ["Mass Market Paperback", "Hardcover", "Paperback"]
+
+
+def variant_page(title: str, binding: str) -> str:
+    options = "".join(
+        f"<option value='{b}'{' selected' if b == binding else ''}>{b}</option>" for b in BINDINGS
+    )
+    return (
+        f"<html><body><div class='product'><h1>{title}</h1><form><div class='selector-wrapper'>"
+        f"<label for='opt'>Format</label><select id='opt'>{options}</select></div>"
+        "<button>Add to cart</button></form></div></body></html>"
+    )
+
+
+def test_the_selected_option_of_a_select_is_learned_by_its_mark_not_its_position() -> None:
+    samples = [variant_page("Salt", "Hardcover"), variant_page("Iron", "Paperback")]
+    others = [variant_page(f"Book {i}", BINDINGS[i % 3]) for i in range(6)]
+    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    assert "[selected]" in wrapper.rules[0].css
+    for binding in BINDINGS:
+        assert wrapper.apply(variant_page("Atlas", binding)) == {"binding": binding}
+
+
+def price_page(price: str, old: str | None, related: tuple[str, ...] = ("9,99 €", "12,00 €")) -> str:
+    if old is None:
+        box = (
+            "<span class='price-container'><span data-price-type='finalPrice' class='price-wrapper'>"
+            f"<span class='price'>{price}</span></span></span>"
+        )
+    else:
+        box = (
+            "<span class='special-price'><span class='price-container'><span class='price-label'>"
+            "Special Price</span><span data-price-type='finalPrice' class='price-wrapper'>"
+            f"<span class='price'>{price}</span></span></span></span><span class='old-price'>"
+            "<span class='price-container'><span class='price-label'>Regular Price</span>"
+            f"<span data-price-type='oldPrice' class='price-wrapper'><span class='price'>{old}</span>"
+            "</span></span></span>"
+        )
+    others = "".join(f"<li><span class='price'>{p}</span></li>" for p in related)
+    return (
+        f"<html><body><div class='info'><div class='price-box'>{box}</div></div>"
+        f"<ol class='related'>{others}</ol></body></html>"
+    )
+
+
+def test_a_price_in_a_sale_block_on_some_pages_and_a_plain_block_on_others_is_found_on_both() -> None:
+    """No path holds on both layouts; the machine-read mark both carry does."""
+    others = [price_page(f"{10 + i},50 €", f"{20 + i},00 €" if i % 2 else None) for i in range(8)]
+    for samples, values in (
+        ([price_page("14,20 €", "19,00 €"), price_page("8,10 €", "11,00 €")], ["14,20 €", "8,10 €"]),
+        ([price_page("14,20 €", "19,00 €"), price_page("8,10 €", None)], ["14,20 €", "8,10 €"]),
+    ):
+        wrapper = learn_wrapper(samples, [{"price": v} for v in values], cluster_pages=others).wrapper
+        assert wrapper.apply(price_page("7,35 €", None)) == {"price": "7,35 €"}
+        assert wrapper.apply(price_page("6,35 €", "9,00 €")) == {"price": "6,35 €"}
+
+
+def contributors_page(names: list[str], translator: int | None = None) -> str:
+    spans = "".join(
+        f"<span tabindex='-1'><a class='link' href='/a/{i}'><span class='name'>{n}</span>"
+        + ("<span class='role'>(Translator)</span>" if i == translator else "")
+        + "</a>"
+        + (", " if i < len(names) - 1 else "")
+        + "</span>"
+        for i, n in enumerate(names)
+    )
+    return f"<html><body><h1>A book</h1><h3><div class='contributors'>{spans}</div></h3></body></html>"
+
+
+def test_one_name_on_each_sample_is_a_list_whose_items_keep_their_class_beside_role_spans() -> None:
+    """On the samples the name is alone in its link (a bare ``span`` step); pages with a
+    translator add a role span beside it, which the list must not read as a name."""
+    samples = [contributors_page(["Jane Doe"]), contributors_page(["John Roe"])]
+    others = [
+        contributors_page(["Ana Khan", "Li Wei", "Tom Hart"], translator=2),
+        contributors_page(["Olga Berg", "Ben Sato"]),
+        contributors_page(["Sara Lopez"]),
+        contributors_page(["Yuki Sato", "Peter Smith", "Maria Garcia", "Ahmed Khan"], translator=2),
+        contributors_page(["Tom Doe"]),
+    ]
+    values = [{"authors": "Jane Doe"}, {"authors": "John Roe"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    page = contributors_page(["Li Doe", "Ana Roe", "Ben Wei"], translator=2)
+    assert wrapper.apply(page) == {"authors": ["Li Doe", "Ana Roe", "Ben Wei"]}
+    healer = HealingWrapper(Wrapper.from_json(wrapper.to_json()))
+    assert healer.apply(page.replace("class='name'", "class='n'")) == {
+        "authors": ["Li Doe", "Ana Roe", "Ben Wei"]
+    }
