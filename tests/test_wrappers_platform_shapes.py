@@ -95,3 +95,41 @@ def test_one_name_on_each_sample_is_a_list_whose_items_keep_their_class_beside_r
     assert healer.apply(page.replace("class='name'", "class='n'")) == {
         "authors": ["Li Doe", "Ana Roe", "Ben Wei"]
     }
+
+
+def test_a_price_learned_by_its_mark_survives_a_tag_change() -> None:
+    others = [price_page(f"{10 + i},50 €", f"{20 + i},00 €" if i % 2 else None) for i in range(8)]
+    samples = [price_page("14,20 €", "19,00 €"), price_page("8,10 €", None)]
+    wrapper = learn_wrapper(
+        samples, [{"price": "14,20 €"}, {"price": "8,10 €"}], cluster_pages=others
+    ).wrapper
+    page = price_page("6,35 €", "9,00 €").replace("<span", "<em").replace("</span>", "</em>")
+    assert wrapper.apply(page) == {"price": "6,35 €"}
+
+
+def titled_page(title: str, series: str | None, renamed: bool = False) -> str:
+    def c(name: str) -> str:
+        return "x" + format(abs(hash(name)) % 0xFFFFFF, "06x") if renamed else name
+
+    above = f"<h3 class='{c('Series')}'><a href='/s'>{series}</a></h3>" if series else ""
+    return (
+        f"<html><body><header><a href='/'>Shelf</a></header><div class='{c('Main')}'>"
+        f"<div class='{c('TitleSection')}'>"
+        f"<div class='{c('TitleSection__title')}'>{above}<h1 class='{c('Text')} {c('Text__title1')}'>"
+        f"{title}</h1></div></div><div class='{c('Meta')}'><p>A story.</p></div></div>"
+        "<footer><p>&copy; Shelf &middot; <a href='/help'>Help</a></p></footer></body></html>"
+    )
+
+
+def test_healing_does_not_move_a_field_into_the_footer() -> None:
+    """A one-word title looks like the footer's "Help" link about as much as like the heading
+    (renamed classes, a series line above it); a redesign does not move a field into the footer."""
+    samples = [titled_page("Harbor", None), titled_page("Salt", None)]
+    others = [
+        titled_page(t, "Cycle #2" if i % 2 else None)
+        for i, t in enumerate(["Iron", "Atlas", "Paper", "Glass"])
+    ]
+    wrapper = learn_wrapper(samples, [{"title": "Harbor"}, {"title": "Salt"}], cluster_pages=others).wrapper
+    healer = HealingWrapper(Wrapper.from_json(wrapper.to_json()))
+    page = titled_page("The Iron Silent Empire", "Cycle #3", renamed=True)
+    assert healer.apply(page) == {"title": "The Iron Silent Empire"}

@@ -19,6 +19,8 @@ from browsercrawl.wrappers.model import _GENERATED
 from browsercrawl.wrappers.paths import text_label
 from browsercrawl.wrappers.validate import has_kind
 
+_LANDMARKS = {"header", "footer", "nav"}
+LANDMARK_PENALTY = 0.8
 _ATTRS = ("itemprop", "property", "name", "role", "rel", "type")
 
 
@@ -46,6 +48,10 @@ _FAMILY = {
     **dict.fromkeys(("div", "p", "section", "article", "aside", "main", "header", "footer"), "block"),
     **dict.fromkeys(("li", "dd", "dt", "td", "th"), "item"),
 }
+
+
+def _tag(sig: str) -> str:
+    return re.split(r"[.#]", sig, maxsplit=1)[0]
 
 
 def _bare(sig: str) -> str:
@@ -141,4 +147,9 @@ def similarity(
     tags = [_bare(p) for p in path]
     scores.append((1.0, fuzz.ratio(" ".join(_bare(p) for p in want_path), " ".join(tags)) / 100))
     total = sum(w for w, _ in scores)
-    return sum(w * s for w, s in scores) / total
+    score = sum(w * s for w, s in scores) / total
+    if {_tag(p) for p in path} & _LANDMARKS - {_tag(p) for p in want_path}:
+        # A redesign does not move a record's field into the page's header, footer or nav,
+        # where a short link ("Help") can look as much like a short title as the heading does.
+        score *= LANDMARK_PENALTY
+    return score

@@ -29,7 +29,16 @@ from browsercrawl.wrappers.dom import (
     units_form_a_run,
 )
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
-from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, TextIndex, Value, Wrapper, norm, parse_html
+from browsercrawl.wrappers.model import (
+    _CLASS_TOKEN,
+    LINE_BREAK,
+    FieldRule,
+    TextIndex,
+    Value,
+    Wrapper,
+    norm,
+    parse_html,
+)
 from browsercrawl.wrappers.paths import (
     class_steps,
     column_of,
@@ -132,13 +141,19 @@ def _run_css(el: etree._Element, page: Page) -> str:
                 merged = generalise_pair(mine, theirs)
                 if merged:
                     merged = _keep_classes(merged, mine, theirs, unit)
-                    shared = [c for c in stable_classes(el) if c in stable_classes(node)]
+                    # Any class the items share counts here, generated-looking or not: the
+                    # healed path serves the redesigned site whose classes these are.
+                    shared = [c for c in _classes(el) if c in _classes(node)]
                     if shared and unit is not el and re.fullmatch(r"[\w-]+", merged[-1]):
                         # The item alone in its link on some units and beside a role span on
                         # others (``a > span.name`` + ``span.role``): the items' own classes.
                         merged[-1] += "".join(f".{c}" for c in shared)
                     return join(merged)
     return join([*mine[:-1], *without_positions(mine[-1:])])
+
+
+def _classes(el: etree._Element) -> list[str]:
+    return [t for t in (el.get("class") or "").split() if _CLASS_TOKEN.match(t)]
 
 
 def _keep_classes(merged: list[str], mine: list[str], theirs: list[str], unit: etree._Element) -> list[str]:

@@ -105,7 +105,7 @@ def last_of_type_steps(el: etree._Element, page: Page) -> list[str] | None:
 
 
 def attribute_steps(el: etree._Element, page: Page) -> list[list[str]]:
-    """One-step paths ``tag[attr="value"]`` anywhere on the page, for ``el`` and the wrappers
+    """One-step paths ``[attr="value"]`` anywhere on the page, for ``el`` and the wrappers
     around it with the same text.
 
     A shop that shows a sale price in one block and a plain price in another (``special-price >
@@ -124,7 +124,7 @@ def attribute_steps(el: etree._Element, page: Page) -> list[list[str]]:
                 and val
                 and not (_GENERATED.search(val) or any(c.isdigit() for c in val))
             ):
-                out.append([f"{node.tag}[{name}={css_string(val)}]"])
+                out.append([f"[{name}={css_string(val)}]"])  # any tag: a redesign may change it
         node = node.getparent()
     return out
 
