@@ -133,3 +133,31 @@ def test_healing_does_not_move_a_field_into_the_footer() -> None:
     healer = HealingWrapper(Wrapper.from_json(wrapper.to_json()))
     page = titled_page("The Iron Silent Empire", "Cycle #3", renamed=True)
     assert healer.apply(page) == {"title": "The Iron Silent Empire"}
+
+
+def parameter_page(publisher: str, binding: str, date: str, order: list[int]) -> str:
+    items = [f"<li>出版社：<a href='/p'>{publisher}</a></li>", f"<li>包装：{binding}</li>"]
+    items += [f"<li>出版时间：{date}</li>", "<li>页数：320</li>"]
+    return f"<html><body><h1>A book</h1><ul id='params'>{''.join(items[i] for i in order)}</ul></body></html>"
+
+
+def test_a_row_holding_another_fields_value_is_not_taken_as_a_label() -> None:
+    """Both samples have the same binding and, by chance, the date's row right after the
+    binding's row: "包装：Hardcover" is the binding's row, not the date's label."""
+    samples = [
+        parameter_page("Tor", "Hardcover", "2019-05-01", [0, 1, 2, 3]),
+        parameter_page("Vintage", "Hardcover", "2020-02-11", [3, 1, 2, 0]),
+    ]
+    others = [
+        parameter_page("Tor", b, f"2018-0{i + 1}-1{i}", order)
+        for i, (b, order) in enumerate(
+            [("Paperback", [2, 0, 1, 3]), ("Hardcover", [0, 2, 3, 1]), ("Paperback", [3, 2, 1, 0])]
+        )
+    ]
+    values = [
+        {"published": "2019-05-01", "binding": "Hardcover"},
+        {"published": "2020-02-11", "binding": "Hardcover"},
+    ]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    got = wrapper.apply(parameter_page("Tor", "Paperback", "2021-07-07", [1, 3, 0, 2]))
+    assert got["published"] == "2021-07-07"

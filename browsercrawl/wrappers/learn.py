@@ -223,8 +223,11 @@ class _Context:
     given: frozenset[str] = frozenset()  # every value the user gave, of any label
 
     def is_label(self, text: str | None) -> bool:
-        """Text before a node is a label unless it is a value the user gave (a coincidence)."""
-        return text is not None and text not in self.given
+        """Text before a node is a label unless it is or holds a value the user gave (a
+        coincidence: "包装：Mass Market Paperback" is another field's row, not this one's label)."""
+        if text is None or text in self.given:
+            return False
+        return not any(len(v) >= 4 and v in text for v in self.given)
 
     def exact(self, rule: FieldRule) -> bool:
         return all(_check(rule, self.pages[s], self.wanted[s]) == 1.0 for s in self.usable)
