@@ -57,6 +57,18 @@ BASE_ARGS = (
 )
 
 
+def renderer_process_args(cores: int | None = None) -> list[str]:
+    """A cap on renderer processes: two per core, at least four; a site's tabs share them.
+
+    Measured on the rendered bench (docs/benchmarks.md, 8 tabs on one site): without a cap a crawl
+    peaked at 16-18 processes and ~310-380 MiB of renderer PSS; capped at 4, 13 processes and
+    ~310; capped at 2, 11-12 processes and ~230-290, but slower pages/s on this shared 2-core
+    machine, where fewer renderer threads get fewer turns on the cores. The cap is soft: pages of
+    other sites (a login server, cross-site frames) still get processes of their own.
+    """
+    return [f"--renderer-process-limit={max(4, 2 * (cores or os.cpu_count() or 2))}"]
+
+
 # V8 flags for Playwright's node driver: the young generation's semi-spaces at 1 MiB instead of
 # 16-32: the driver relays every protocol message and its heap grew to ~150 MiB of PSS on the
 # rendered bench (~100 MiB with this, for the same CPU).
@@ -139,7 +151,7 @@ class LaunchOptions:
             "executable_path": find_chromium(self.executable),
             "headless": self.headless,
             "slow_mo": self.slow_mo_ms or None,
-            "args": [*BASE_ARGS, *self.extra_args],
+            "args": [*BASE_ARGS, *renderer_process_args(), *self.extra_args],
         }
 
 
