@@ -61,8 +61,8 @@ def renderer_process_args(cores: int | None = None) -> list[str]:
     """A cap on renderer processes: two per core, at least four; a site's tabs share them.
 
     Measured on the rendered bench (docs/benchmarks.md, 8 tabs on one site): without a cap a crawl
-    peaked at 16-18 processes and ~310-380 MiB of renderer PSS; capped at 4, 13 processes and
-    ~310; capped at 2, 11-12 processes and ~230-290, but slower pages/s on this shared 2-core
+    peaked at 16-18 processes and 310-385 MiB of renderer PSS; capped at 4, 13 processes and
+    290-315; capped at 2, 11-12 processes and ~230-290, but slower pages/s on this shared 2-core
     machine, where fewer renderer threads get fewer turns on the cores. The cap is soft: pages of
     other sites (a login server, cross-site frames) still get processes of their own.
     """
@@ -71,7 +71,7 @@ def renderer_process_args(cores: int | None = None) -> list[str]:
 
 # V8 flags for Playwright's node driver: the young generation's semi-spaces at 1 MiB instead of
 # 16-32: the driver relays every protocol message and its heap grew to ~150 MiB of PSS on the
-# rendered bench (~100 MiB with this, for the same CPU).
+# rendered bench (90-140 MiB with this, for the same CPU).
 DRIVER_NODE_OPTIONS = "--max-semi-space-size=1"
 
 
