@@ -30,6 +30,7 @@ async def _heap_after(browser, port: int, gc_every: int) -> tuple[float, int]:
         fetcher = BrowserFetcher(pool, rendering, [])
         for i in range(12):
             await fetcher.fetch(Request(url=f"{base}/p/{i}", host=f"127.0.0.1:{port}"))
+        await pool.collections_done()  # the tab's last collection runs after its page was returned
         (context,) = browser.contexts
         (tab,) = context.pages  # one tab served all 12 pages
         cdp = await context.new_cdp_session(tab)

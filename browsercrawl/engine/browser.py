@@ -9,12 +9,13 @@ browser (crawl, induce, recrawl, login, CAPTCHA labelling) opens it with :func:`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import re
 import shutil
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -54,6 +55,39 @@ BASE_ARGS = (
     # at launch too, see headed_user_agent).
     "--disable-blink-features=AutomationControlled",
 )
+
+
+def renderer_process_args(cores: int | None = None) -> list[str]:
+    """A cap on renderer processes: two per core, at least four; a site's tabs share them.
+
+    Measured on the rendered bench (docs/benchmarks.md, 8 tabs on one site): without a cap a crawl
+    peaked at 16-18 processes and 310-385 MiB of renderer PSS; capped at 4, 13 processes and
+    290-315; capped at 2, 11-12 processes and ~230-290, but slower pages/s on this shared 2-core
+    machine, where fewer renderer threads get fewer turns on the cores. The cap is soft: pages of
+    other sites (a login server, cross-site frames) still get processes of their own.
+    """
+    return [f"--renderer-process-limit={max(4, 2 * (cores or os.cpu_count() or 2))}"]
+
+
+# V8 flags for Playwright's node driver: the young generation's semi-spaces at 1 MiB instead of
+# 16-32: the driver relays every protocol message and its heap grew to ~150 MiB of PSS on the
+# rendered bench (90-140 MiB with this, for the same CPU).
+DRIVER_NODE_OPTIONS = "--max-semi-space-size=1"
+
+
+@contextlib.contextmanager
+def _driver_node_options() -> Iterator[None]:
+    """NODE_OPTIONS for the driver Playwright starts now (it copies this process's environment);
+    a user's own NODE_OPTIONS come last and win. Restored right after the driver started."""
+    before = os.environ.get("NODE_OPTIONS")
+    os.environ["NODE_OPTIONS"] = f"{DRIVER_NODE_OPTIONS} {before}" if before else DRIVER_NODE_OPTIONS
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("NODE_OPTIONS", None)
+        else:
+            os.environ["NODE_OPTIONS"] = before
 
 
 # Chromium's reduced user-agent string (what a headed desktop Chromium on Linux sends): only the
@@ -117,7 +151,7 @@ class LaunchOptions:
             "executable_path": find_chromium(self.executable),
             "headless": self.headless,
             "slow_mo": self.slow_mo_ms or None,
-            "args": [*BASE_ARGS, *self.extra_args],
+            "args": [*BASE_ARGS, *renderer_process_args(), *self.extra_args],
         }
 
 
@@ -159,9 +193,14 @@ async def open_browser(options: LaunchOptions | None = None) -> AsyncIterator[Br
         headed_user_agent, kwargs["executable_path"])
     if user_agent:  # every context's default; a context's own user_agent still wins
         kwargs["args"] = [*kwargs["args"], f"--user-agent={user_agent}"]
-    async with async_playwright() as pw:
+    with _driver_node_options():
+        manager = async_playwright()
+        pw = await manager.__aenter__()
+    try:
         browser = await pw.chromium.launch(**kwargs)
         try:
             yield browser
         finally:
             await browser.close()
+    finally:
+        await manager.__aexit__(None, None, None)

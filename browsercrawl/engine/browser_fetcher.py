@@ -67,6 +67,12 @@ async def _snapshot(page: Page, arg: dict | None) -> dict:
     return snap
 
 
+def _css_like(selector: str) -> bool:
+    """Could ``selector`` be plain CSS (not Playwright's ``text=``, ``xpath=`` or ``>>`` chains)?"""
+    return ">>" not in selector and not selector.startswith(("text=", "xpath=", "css=", "//", "id=",
+                                                            "data-testid=", "role=", "internal:"))
+
+
 class BrowserFetcher:
     """Renders pages in the tabs of a :class:`TabPool`."""
 
@@ -77,6 +83,7 @@ class BrowserFetcher:
         self.cfg = rendering
         self.hooks = list(hooks)
         self._hooks_before_snapshot = overrides(self.hooks, "before_snapshot")
+        self._hooks_after_navigation = overrides(self.hooks, "after_navigation")
         self.rendered = 0
         self.waits = SettleLearner(rendering)
 
@@ -152,9 +159,10 @@ class BrowserFetcher:
         for hook in self.hooks:
             await hook.before_navigation(ctx)
         t0 = time.perf_counter()
+        ready_state = self._ready_state_in_page(ctx)
         try:
             # A hook may ask for an earlier goto wait for this URL (its own wait follows).
-            wait_until = ctx.wait_until or self.cfg.goto_wait
+            wait_until = "commit" if ready_state else (ctx.wait_until or self.cfg.goto_wait)
             response = await _paced_goto(page, request.url, wait_until, timeout_ms)
         except PlaywrightTimeoutError:
             raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True) from None
@@ -178,7 +186,7 @@ class BrowserFetcher:
         check_status(status, headers)
         settles = ctx.settle and ((settle and not self.cfg.wait_for_selector) or self.cfg.settles)
         left_ms = timeout_ms - (t1 - t0) * 1000
-        snap = await self._wait_and_snapshot(page, ctx, left_ms, settles)
+        snap = await self._wait_and_snapshot(page, ctx, left_ms, settles, ready_state)
         t2 = time.perf_counter()
         settled = snap.get("settled")
         result = FetchResult(
@@ -205,6 +213,22 @@ class BrowserFetcher:
             await hook.after_snapshot(ctx)
         return result
 
+    def _ready_state_in_page(self, ctx: PageContext) -> str | None:
+        """The goto's wait to do inside the snapshot's evaluate instead ('interactive' for
+        DOMContentLoaded, 'complete' for load), or None to let ``goto`` wait.
+
+        When the job names a CSS selector to wait for, ``goto`` returns at commit and the snapshot's
+        evaluate, sent at once, waits for the goto's event and then for the selector in the page:
+        the same snapshot, one round trip through the driver fewer per page (what the minimal
+        Playwright loop does). Not when a hook acts after the navigation or before the snapshot
+        (it expects the goto's wait done), nor when a hook chose this page's goto wait.
+        """
+        selector = self.cfg.wait_for_selector
+        if (not selector or ctx.wait_until is not None or self._hooks_after_navigation
+                or self._hooks_before_snapshot or not _css_like(selector)):
+            return None
+        return {"domcontentloaded": "interactive", "load": "complete"}.get(self.cfg.goto_wait)
+
     def _complete(self, snap: dict, settled: dict | None) -> bool:
         """Was the page done when its snapshot was taken?
 
@@ -218,9 +242,12 @@ class BrowserFetcher:
             return bool(settled.get("done"))
         return bool(self.cfg.wait_for_selector) or not snap.get("timers")
 
-    async def _wait_and_snapshot(self, page: Page, ctx: PageContext, left_ms: float, settles: bool) -> dict:
+    async def _wait_and_snapshot(
+        self, page: Page, ctx: PageContext, left_ms: float, settles: bool, ready_state: str | None = None
+    ) -> dict:
         """Wait (for ``wait_for_selector``, or until the page is done), run ``before_snapshot``
-        hooks, take the snapshot.
+        hooks, take the snapshot. ``ready_state``: the goto returned at commit and its wait
+        (DOMContentLoaded or load) comes first, in the same evaluate.
 
         Without hooks that act before the snapshot, the wait and the snapshot are one evaluate.
         Selectors that are not CSS (Playwright's text=, xpath=, >> chains) and pages that navigate
@@ -232,16 +259,22 @@ class BrowserFetcher:
         settled = None
         if selector or settle:
             merged = not self._hooks_before_snapshot
-            arg = {"selector": selector, "timeoutMs": left_ms, "waitOnly": not merged, "settle": settle}
+            arg = {"selector": selector, "timeoutMs": left_ms, "waitOnly": not merged, "settle": settle,
+                   "readyState": ready_state}
             snap = await self._evaluate_wait(page, arg)
             if snap.get("navigated") and settle is not None:
                 with contextlib.suppress(PlaywrightError):
                     await page.wait_for_load_state("domcontentloaded", timeout=max(1.0, settle["capMs"]))
                 snap = await self._evaluate_wait(page, arg)
             if snap.get("timedOut"):
+                if snap.get("readyState") is not None:  # the goto's own wait, done in the page
+                    raise FetchError(f"timeout after {self.cfg.timeout_seconds:.0f}s", retryable=True)
                 raise FetchError(f"selector {selector!r} never appeared", retryable=True)
             if "badSelector" in snap:
                 try:
+                    if ready_state is not None:  # the goto returned at commit: its wait first
+                        state = "load" if ready_state == "complete" else "domcontentloaded"
+                        await page.wait_for_load_state(state, timeout=left_ms)
                     await page.wait_for_selector(selector, timeout=left_ms)
                 except PlaywrightTimeoutError:
                     raise FetchError(f"selector {selector!r} never appeared", retryable=True) from None

@@ -9,14 +9,30 @@ async (arg) => {
   const now = () => performance.now();
   const sleep = W ? W.sleep : (ms) => new Promise((r) => setTimeout(r, ms));
   const sel = arg && arg.selector;
+  const t0 = now();
+  if (sel) {
+    try { document.querySelector(sel); } catch (e) { return {badSelector: String(e)}; }
+  }
+  // Sent as soon as the document committed (browser_fetcher.py): first the goto's own wait,
+  // DOMContentLoaded ('interactive') or the load event ('complete'), here in the page.
+  const want = arg && arg.readyState;
+  const reached = () => document.readyState === 'complete'
+    || (want === 'interactive' && document.readyState === 'interactive');
+  if (want && !reached()) {
+    const ok = await new Promise((resolve) => {
+      if (want === 'complete') window.addEventListener('load', () => resolve(true), {once: true});
+      else document.addEventListener('DOMContentLoaded', () => resolve(true), {once: true});
+      sleep(arg.timeoutMs).then(() => resolve(reached()));
+    });
+    if (!ok) return {timedOut: true, readyState: document.readyState};
+  }
   if (sel) {
     const visible = (el) => {
       const r = el.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
     };
     const ready = () => { const el = document.querySelector(sel); return !!el && visible(el); };
-    let ok;
-    try { ok = ready(); } catch (e) { return {badSelector: String(e)}; }
+    let ok = ready();
     if (!ok) {
       ok = await new Promise((resolve) => {
         let done = false, obs = null, iv = 0;
@@ -28,7 +44,7 @@ async (arg) => {
         obs = new MutationObserver(check);
         obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
         iv = setInterval(check, 100);
-        sleep(arg.timeoutMs).then(() => finish(false));
+        sleep(Math.max(0, arg.timeoutMs - (now() - t0))).then(() => finish(false));
       });
       if (!ok) return {timedOut: true};
     }

@@ -124,6 +124,7 @@ class TabPool:
         self.tabs_opened = 0
         self.garbage_collections = 0
         self._warming: asyncio.Future[None] | None = None
+        self._collecting: set[asyncio.Task[None]] = set()  # tabs in a garbage collection
 
     # -- contexts ------------------------------------------------------------------------------
     async def new_context(self, previous: BrowserContext | None = None) -> BrowserContext:
@@ -241,10 +242,13 @@ class TabPool:
             self._pool_changed.notify()
 
     async def release(self, tab: Tab, healthy: bool) -> None:
-        """Give a tab back after a page; an unhealthy tab is closed, a context may be recycled."""
+        """Give a tab back after a page; an unhealthy tab is closed, a context may be recycled.
+
+        A tab due for a garbage collection is given back when it is done, in the background: the
+        caller (a worker with the page's outcome still to build) does not wait for the renderer.
+        """
         tab.uses += 1
-        if healthy and self.cfg.gc_every_pages and tab.uses % self.cfg.gc_every_pages == 0:
-            await self._collect_garbage(tab)
+        collect = healthy and self.cfg.gc_every_pages and tab.uses % self.cfg.gc_every_pages == 0
         owner = tab.owner
         owner.served += 1
         if owner.served >= self.cfg.pages_per_context and not owner.draining:
@@ -256,8 +260,22 @@ class TabPool:
         if not healthy:
             await self._close_tab(tab)
             await self._give(None)
+        elif collect:
+            task = asyncio.create_task(self._collect_and_give(tab))
+            self._collecting.add(task)
+            task.add_done_callback(self._collecting.discard)
         else:
             await self._give(tab)
+
+    async def _collect_and_give(self, tab: Tab) -> None:
+        try:
+            await self._collect_garbage(tab)
+        finally:
+            await self._give(tab)
+
+    async def collections_done(self) -> None:
+        """Wait for the garbage collections under way (their tabs are back in the pool after)."""
+        await asyncio.gather(*self._collecting, return_exceptions=True)
 
     async def _collect_garbage(self, tab: Tab) -> None:
         """Run a full GC in the tab's renderer.
@@ -302,6 +320,7 @@ class TabPool:
 
     async def close(self) -> None:
         """Close every context; the pool can serve again once given a browser (no tab may be in use)."""
+        await self.collections_done()
         for c in list(self._all):
             with contextlib.suppress(PlaywrightError):
                 await c.context.close()
