@@ -31,3 +31,68 @@ def test_empty_and_bytes_documents() -> None:
     page = parse_page("<html><head><meta charset='utf-8'></head><body>\u00e9t\u00e9</body></html>".encode(),
                       "http://h/")
     assert page.text == "\u00e9t\u00e9"
+
+
+async def test_small_pages_are_parsed_on_the_loop_and_large_ones_in_a_thread(port, monkeypatch) -> None:
+    import threading
+
+    from aiohttp import web
+
+    from browsercrawl.engine import http_fetcher
+    from browsercrawl.engine.http_fetcher import HttpClient
+    from browsercrawl.engine.parse import INLINE_PARSE_CHARS
+    from tests.apps.server import serve_in_thread
+
+    small = "<html><body><a href='/b'>b</a>small</body></html>"
+    large = "<html><body><a href='/b'>b</a>" + "<p>word</p>" * (INLINE_PARSE_CHARS // 10) + "</body></html>"
+    pages = {"/small": small, "/large": large}
+
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=pages[request.path], content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/{name}", page)
+    threads: dict[str, int] = {}
+
+    def recording_parse(html: str, base_url: str) -> ParsedPage:
+        threads[base_url.rsplit("/", 1)[1]] = threading.get_ident()
+        return parse_page(html, base_url)
+
+    monkeypatch.setattr(http_fetcher, "parse_page", recording_parse)
+    with serve_in_thread(app, port) as base:
+        session = HttpClient.new_session(None, 2)
+        try:
+            client = HttpClient(session, 30)
+            got = {name: await client.fetch(f"{base}/{name}") for name in ("small", "large")}
+        finally:
+            await session.close()
+    loop_thread = threading.get_ident()
+    assert threads["small"] == loop_thread
+    assert threads["large"] != loop_thread
+    for name, result in got.items():
+        expected = parse_page(pages[f"/{name}"], result.final_url)
+        assert (result.title, result.text, result.links) == expected[:3]
+
+
+def test_outcomes_of_small_pages_are_built_inline_and_big_or_language_checked_ones_not() -> None:
+    from browsercrawl.config.job import JobConfig
+    from browsercrawl.engine.outcome import INLINE_LINKS, OutcomeBuilder, default_priority
+    from browsercrawl.engine.result import FetchResult
+    from browsercrawl.frontier.scope import Scope
+    from browsercrawl.frontier.traps import TrapGuard
+
+    def builder(**scope: object) -> OutcomeBuilder:
+        job = JobConfig.model_validate({"seeds": ["http://h/"], "scope": scope})
+        return OutcomeBuilder(Scope(job.scope, job.seeds), default_priority, True, TrapGuard(job.traps))
+
+    def result(links: int, html: str = "<p>x</p>") -> FetchResult:
+        r = FetchResult(requested_url="http://h/", final_url="http://h/", status=200,
+                        content_type="text/html", via="http")
+        r.html = html
+        r.links = [(f"http://h/{i}", "") for i in range(links)]
+        return r
+
+    assert builder().inline(result(INLINE_LINKS))
+    assert not builder().inline(result(INLINE_LINKS + 1))
+    assert not builder().inline(result(1, "x" * (64 * 1024)))
+    assert not builder(languages=["en"]).inline(result(1))

@@ -521,6 +521,10 @@ class Crawler:
 
     async def _outcome(self, req: Request, result: FetchResult) -> Outcome:
         assert self.scheduler is not None
-        outcome = await asyncio.to_thread(self.outcomes.build, req, result, self.scheduler.frontier.seen)
+        seen = self.scheduler.frontier.seen
+        if self.outcomes.inline(result):
+            outcome = self.outcomes.build(req, result, seen)
+        else:
+            outcome = await asyncio.to_thread(self.outcomes.build, req, result, seen)
         self.counters.pages += 1
         return outcome
