@@ -282,6 +282,7 @@ class Crawler:
                         w.cancel()
                     await asyncio.gather(*workers, return_exceptions=True)
                     await asyncio.gather(*self._releases, return_exceptions=True)
+                    await self.scheduler.settle_claims()  # its claims are in the buffer, or failed
                     if writer.store_error is None:
                         await frontier.unclaim(self.scheduler.buffered())
                     await writer.close()
