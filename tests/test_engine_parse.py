@@ -96,3 +96,17 @@ def test_outcomes_of_small_pages_are_built_inline_and_big_or_language_checked_on
     assert not builder().inline(result(INLINE_LINKS + 1))
     assert not builder().inline(result(1, "x" * (64 * 1024)))
     assert not builder(languages=["en"]).inline(result(1))
+
+
+def test_stored_html_reads_back_with_plain_zlib_and_small_pages_use_a_small_window() -> None:
+    import zlib
+
+    from browsercrawl.engine.writer import compress_html
+
+    for size in (0, 1, 300, 2_000, 40_000, 300_000):
+        raw = bytes((i * 7919) % 251 for i in range(size // 2)) + b"<p>x</p>" * (size // 16)
+        blob = compress_html(raw)
+        assert zlib.decompress(blob) == raw  # how `export`, `show` and the Datasette plugin read it
+        window = 1 << ((blob[0] >> 4) + 8)  # the zlib header's CINFO: log2(window) - 8
+        assert window >= min(len(raw), 32 * 1024)
+        assert window <= max(512, 2 * len(raw))
