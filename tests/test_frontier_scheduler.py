@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from browsercrawl.config.job import PolitenessConfig
 from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.scheduler import Scheduler
@@ -36,9 +38,9 @@ async def _no_delay(host: str) -> float:
     return 0.0
 
 
-def _scheduler(frontier: GatedFrontier, budget: int | None = None) -> Scheduler:
+def _scheduler(frontier: GatedFrontier, budget: int | None = None, shared: bool = False) -> Scheduler:
     pol = PolitenessConfig(concurrency=2, per_host_concurrency=2, delay_seconds=0)
-    return Scheduler(frontier, pol, budget, _no_delay, lambda: 0)  # type: ignore[arg-type]
+    return Scheduler(frontier, pol, budget, _no_delay, lambda: 0, shared=shared)  # type: ignore[arg-type]
 
 
 async def _take(sched: Scheduler, n: int) -> list[Request]:
@@ -51,21 +53,26 @@ async def _take(sched: Scheduler, n: int) -> list[Request]:
     return out
 
 
-async def test_a_low_buffer_is_claimed_for_while_it_still_has_requests() -> None:
+@pytest.mark.parametrize(("shared", "claim", "low"), [(False, 32, 16), (True, 16, 4)])
+async def test_a_low_buffer_is_claimed_for_while_it_still_has_requests(
+    shared: bool, claim: int, low: int
+) -> None:
     frontier = GatedFrontier(100)
-    sched = _scheduler(frontier)
-    first = await _take(sched, 1)  # the first claim: 16 URLs (per-host concurrency 2)
-    assert frontier.claims == [16]
+    sched = _scheduler(frontier, shared=shared)
+    # Per-host concurrency 2: a crawl of its own claims 16 URLs per slot and tops up below 8 per
+    # slot; one sharing the frontier with other workers 8 and 2 (the others get their share).
+    first = await _take(sched, 1)
+    assert frontier.claims == [claim]
     buffered = len(sched.slots[HOST].buffer)
-    assert buffered == 15
+    assert buffered == claim - 1
     frontier.gate.clear()
     frontier.asked.clear()
-    # Below the low mark (8) a background claim starts; the workers keep taking the buffer meanwhile.
-    got = await _take(sched, buffered - 7)
+    # Below the low mark a background claim starts; the workers keep taking the buffer meanwhile.
+    got = await _take(sched, buffered - (low - 1))
     await asyncio.wait_for(frontier.asked.wait(), 30)
     assert len(frontier.claims) == 2
-    assert len(sched.slots[HOST].buffer) == 7
-    got += await _take(sched, 7)  # all of it while the claim is still unanswered
+    assert len(sched.slots[HOST].buffer) == low - 1
+    got += await _take(sched, low - 1)  # all of it while the claim is still unanswered
     frontier.gate.set()
     got += await _take(sched, 100 - len(first) - len(got))
     urls = [r.url for r in first + got]

@@ -227,7 +227,7 @@ class Crawler:
                               stale=shortcut.stale if shortcut is not None else None,
                               rerenders=shortcut.take_rerenders if shortcut is not None else None)
         self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle,
-                                   hurry_writes=writer.hurry)
+                                   hurry_writes=writer.hurry, shared=self.cluster is not None)
         if self.cluster is not None:
             sched = self.scheduler
             # URLs other workers queued: every slot looks again after each heartbeat.

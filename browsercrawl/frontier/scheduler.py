@@ -59,8 +59,12 @@ class Scheduler:
         pending_writes: Callable[[], int],
         on_idle: Callable[[], Awaitable[bool]] | None = None,
         hurry_writes: Callable[[], None] | None = None,
+        shared: bool = False,
     ) -> None:
         self.frontier = frontier
+        # A frontier other workers claim from too gets small claims, so the hosts' URLs spread
+        # over the workers; a crawl's own frontier gets deep ones (see ``_low``).
+        self._depth = 1 if shared else 4
         # Told when a worker finds nothing to do while outcomes wait to be committed: their new
         # URLs are the work (at the start of a crawl every page waits on its parent's commit).
         self._hurry_writes = hurry_writes
@@ -168,13 +172,15 @@ class Scheduler:
             return req, now
         return None, earliest
 
-    @staticmethod
-    def _low(slot: HostSlot) -> int:
-        return max(2, slot.concurrency * 4)
+    def _low(self, slot: HostSlot) -> int:
+        """Below this many buffered requests a host's buffer is topped up. In a crawl of its own,
+        a claim can wait behind a commit for a few hundred ms on a loaded machine; 8 requests per
+        worker cover that at several hundred pages/s."""
+        return max(2, slot.concurrency * 2 * self._depth)
 
     def _want(self, slot: HostSlot) -> int:
         """How many URLs a claim for ``slot`` asks for (0: the page budget is spoken for)."""
-        want = max(16, slot.concurrency * 8)
+        want = max(16, slot.concurrency * 4 * self._depth)
         if self.budget is not None:
             want = min(want, self.budget - self._claimed())
         return max(0, want)
