@@ -227,7 +227,7 @@ class Crawler:
                               stale=shortcut.stale if shortcut is not None else None,
                               rerenders=shortcut.take_rerenders if shortcut is not None else None)
         self.scheduler = Scheduler(frontier, pol, budget, _origin_delay, writer.pending, self._when_idle,
-                                   hurry_writes=writer.hurry)
+                                   hurry_writes=writer.hurry, shared=self.cluster is not None)
         if self.cluster is not None:
             sched = self.scheduler
             # URLs other workers queued: every slot looks again after each heartbeat.
@@ -282,6 +282,7 @@ class Crawler:
                         w.cancel()
                     await asyncio.gather(*workers, return_exceptions=True)
                     await asyncio.gather(*self._releases, return_exceptions=True)
+                    await self.scheduler.settle_claims()  # its claims are in the buffer, or failed
                     if writer.store_error is None:
                         await frontier.unclaim(self.scheduler.buffered())
                     await writer.close()
@@ -521,6 +522,10 @@ class Crawler:
 
     async def _outcome(self, req: Request, result: FetchResult) -> Outcome:
         assert self.scheduler is not None
-        outcome = await asyncio.to_thread(self.outcomes.build, req, result, self.scheduler.frontier.seen)
+        seen = self.scheduler.frontier.seen
+        if self.outcomes.inline(result):
+            outcome = self.outcomes.build(req, result, seen)
+        else:
+            outcome = await asyncio.to_thread(self.outcomes.build, req, result, seen)
         self.counters.pages += 1
         return outcome

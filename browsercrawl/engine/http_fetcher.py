@@ -18,7 +18,7 @@ import aiohttp
 from yarl import URL
 
 from browsercrawl.engine.hooks import PageContext, PageHook
-from browsercrawl.engine.parse import parse_page
+from browsercrawl.engine.parse import parse_inline, parse_page
 from browsercrawl.engine.result import FetchError, FetchResult, LeftScope
 from browsercrawl.frontier.base import Request
 from browsercrawl.frontier.pacing import paced
@@ -51,7 +51,7 @@ def is_html(content_type: str) -> bool:
 
 
 class HttpClient:
-    """Fetches with aiohttp; HTML is parsed in a worker thread."""
+    """Fetches with aiohttp; HTML is parsed in a worker thread unless it is small (``parse_inline``)."""
 
     def __init__(
         self,
@@ -124,7 +124,8 @@ class HttpClient:
             html = body.decode(_charset(ctype), errors="replace")
             result.html = html
             if parse:
-                parsed = await asyncio.to_thread(parse_page, html, final)
+                parsed = parse_page(html, final) if parse_inline(html) else \
+                    await asyncio.to_thread(parse_page, html, final)
                 result.title, result.text, result.links, result.scripted = parsed
         elif ctype.startswith("text/") or "json" in ctype:
             result.text = body.decode(_charset(ctype), errors="replace")

@@ -3,12 +3,14 @@
 Links enter the frontier through the scope and then the trap rules (:mod:`browsercrawl.frontier.traps`):
 a URL cut as a trap is recorded with the page (``trap_cuts``) instead of queued.
 
-CPU work (canonicalising and scoping hundreds of links), so the crawler runs it in a thread.
+CPU work (canonicalising and scoping hundreds of links), so the crawler runs it in a thread,
+unless the page is small (:meth:`OutcomeBuilder.inline`).
 """
 
 from __future__ import annotations
 
 from browsercrawl.engine.language import page_language
+from browsercrawl.engine.parse import parse_inline
 from browsercrawl.engine.parts import LinkPriority
 from browsercrawl.engine.result import FetchResult
 from browsercrawl.engine.writer import Outcome, page_row
@@ -16,6 +18,9 @@ from browsercrawl.frontier.base import Completion, NewUrl, Request, SeenSet
 from browsercrawl.frontier.scope import Scope
 from browsercrawl.frontier.traps import CHAIN_TABLE, CUT_TABLE, TrapGuard
 from browsercrawl.frontier.urls import canonical_url, host_key
+
+# Pages with up to this many links are built on the event loop (see ``OutcomeBuilder.inline``).
+INLINE_LINKS = 64
 
 
 def default_priority(req: Request, url: str, text: str) -> float:
@@ -32,6 +37,14 @@ class OutcomeBuilder:
         self.traps = traps
         self.link_priority = link_priority
         self.store_html = store_html
+
+    def inline(self, result: FetchResult) -> bool:
+        """Whether building ``result``'s outcome costs less than handing it to a thread: few links
+        (cached canonical forms make most a dict look-up), a small page to compress, no language to
+        detect. Like the parse (``parse.INLINE_PARSE_CHARS``), it blocks the loop well under 1 ms."""
+        return (len(result.links) + len(result.extra_urls) <= INLINE_LINKS
+                and (result.html is None or parse_inline(result.html))
+                and not self.scope.config.languages)
 
     def build(self, req: Request, result: FetchResult, seen: SeenSet) -> Outcome:
         """``seen`` holds the URLs already in the frontier; new ones are added to it. A page in a

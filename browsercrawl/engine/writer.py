@@ -40,6 +40,16 @@ class Outcome:
     requeued: bool = False  # built from JSON by a recipe found wrong meanwhile: queued again, not stored
 
 
+def compress_html(raw: bytes) -> bytes:
+    """zlib at level 3 with a window no larger than the page (and a hash table to match), read
+    back by plain ``zlib.decompress``. Setting up zlib's default 32 KB window and 128 KB hash
+    table costs ~60 us, five times the compression of a 2 KB page; for a page larger than the
+    window it changes nothing."""
+    wbits = min(15, max(9, (len(raw) - 1).bit_length()))
+    packer = zlib.compressobj(3, zlib.DEFLATED, wbits, max(1, min(8, wbits - 6)))
+    return packer.compress(raw) + packer.flush()
+
+
 def page_row(
     result: FetchResult,
     canonical_final: str,
@@ -54,7 +64,7 @@ def page_row(
         raw = result.html.encode("utf-8", errors="replace")
         html_bytes = len(raw)
         if store_html:
-            html_blob = zlib.compress(raw, 3)
+            html_blob = compress_html(raw)
     return {
         "url": canonical_final,
         "requested_url": result.requested_url,

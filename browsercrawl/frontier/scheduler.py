@@ -6,6 +6,10 @@ slow or rate-limiting host never stalls the others. The gap is kept twice: here 
 handed out, and in the host's :class:`~browsercrawl.frontier.pacing.HostPacer` when they are sent,
 which measures from the moment the previous request reached the server. Hosts can be held (e.g.
 while the session part logs in again) and pushed back (after a 429 with Retry-After).
+
+A host's buffer is topped up in the background once it runs low, not when it is empty: a claim
+waits for the database thread, often behind a batch being committed, and every worker would wait
+with it (on a fast site the workers spent a fifth of the crawl blocked on claims).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ class HostSlot:
     last_start: float = 0.0
     starts: list[float] = field(default_factory=list)  # request start times, for politeness checks
     pacer: HostPacer | None = None  # where the delay is kept at the moment of sending
+    claiming: int = 0  # URLs asked for by a background claim not answered yet
+    notified: int = 0  # times told of new URLs: a claim older than the last one proves nothing dry
 
     def __post_init__(self) -> None:
         if self.pacer is None:
@@ -53,8 +59,12 @@ class Scheduler:
         pending_writes: Callable[[], int],
         on_idle: Callable[[], Awaitable[bool]] | None = None,
         hurry_writes: Callable[[], None] | None = None,
+        shared: bool = False,
     ) -> None:
         self.frontier = frontier
+        # A frontier other workers claim from too gets small claims, so the hosts' URLs spread
+        # over the workers; a crawl's own frontier gets deep ones (see ``_low``).
+        self._depth = 1 if shared else 4
         # Told when a worker finds nothing to do while outcomes wait to be committed: their new
         # URLs are the work (at the start of a crawl every page waits on its parent's commit).
         self._hurry_writes = hurry_writes
@@ -70,6 +80,8 @@ class Scheduler:
         self.active = 0
         self._lock = asyncio.Lock()
         self._stopped = False
+        self._claims: set[asyncio.Task[None]] = set()  # background top-ups (see module docstring)
+        self._claim_error: BaseException | None = None
 
     # -- notifications ------------------------------------------------------------------------
     def notify(self, hosts: set[str] | None = None) -> None:
@@ -78,6 +90,7 @@ class Scheduler:
             slot = self.slots.get(h)
             if slot is not None:
                 slot.may_have_work = True
+                slot.notified += 1
         self._wake.set()
 
     def finished(
@@ -159,24 +172,72 @@ class Scheduler:
             return req, now
         return None, earliest
 
+    def _low(self, slot: HostSlot) -> int:
+        """Below this many buffered requests a host's buffer is topped up. In a crawl of its own,
+        a claim can wait behind a commit for a few hundred ms on a loaded machine; 8 requests per
+        worker cover that at several hundred pages/s."""
+        return max(2, slot.concurrency * 2 * self._depth)
+
+    def _want(self, slot: HostSlot) -> int:
+        """How many URLs a claim for ``slot`` asks for (0: the page budget is spoken for)."""
+        want = max(16, slot.concurrency * 4 * self._depth)
+        if self.budget is not None:
+            want = min(want, self.budget - self._claimed())
+        return max(0, want)
+
+    def _claimed(self) -> int:
+        """Requests claimed and not handed out yet: buffered, or asked for by a background claim."""
+        return sum(len(s.buffer) + s.claiming for s in self.slots.values())
+
+    def _top_up(self, slot: HostSlot, now: float) -> None:
+        """Start a background claim when ``slot``'s buffer runs low (one at a time per host)."""
+        if (slot.claiming or slot.held or not slot.may_have_work or self._stopped
+                or len(slot.buffer) >= self._low(slot)):
+            return
+        want = self._want(slot)
+        if want <= 0:
+            return
+        slot.claiming = want
+        task = asyncio.create_task(self._claim_into(slot, want, now))
+        self._claims.add(task)
+        task.add_done_callback(self._claim_done)
+
+    async def _claim_into(self, slot: HostSlot, want: int, now: float) -> None:
+        told = slot.notified
+        try:
+            claimed = await self.frontier.claim(slot.host, want, now)
+        finally:
+            slot.claiming = 0
+        if len(claimed) < want and slot.notified == told:
+            slot.may_have_work = False
+        slot.buffer.extend(claimed)
+        self._wake.set()
+
+    def _claim_done(self, task: asyncio.Task[None]) -> None:
+        self._claims.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None and self._claim_error is None:
+            self._claim_error = exc  # raised to a worker by next(), like a claim it made itself
+            self._wake.set()
+
+    async def settle_claims(self) -> None:
+        """Wait for the background claims, so that ``buffered`` holds every claimed request."""
+        while self._claims:
+            await asyncio.gather(*self._claims, return_exceptions=True)
+
     async def _refill(self, now: float) -> bool:
         """Claim more URLs for hosts whose buffers run low; True if anything was claimed."""
         got = False
-        if self.budget is not None and self.budget <= sum(
-            len(s.buffer) for s in self.slots.values()
-        ):
+        if self.budget is not None and self.budget <= self._claimed():
             return False
         for slot in list(self.slots.values()):
-            low = max(2, slot.concurrency * 2)
-            if slot.held or not slot.may_have_work or len(slot.buffer) >= low:
+            if slot.held or not slot.may_have_work or slot.claiming or len(slot.buffer) >= self._low(slot):
                 continue
-            want = max(16, slot.concurrency * 4)
-            if self.budget is not None:
-                want = min(want, self.budget - sum(len(s.buffer) for s in self.slots.values()))
-                if want <= 0:
-                    break
+            want = self._want(slot)
+            if want <= 0:
+                break
+            told = slot.notified
             claimed = await self.frontier.claim(slot.host, want, now)
-            if len(claimed) < want:
+            if len(claimed) < want and slot.notified == told:
                 slot.may_have_work = False
             if claimed:
                 slot.buffer.extend(claimed)
@@ -209,13 +270,20 @@ class Scheduler:
                     return None
                 await self._sleep(1.0)
                 continue
+            if self._claim_error is not None:
+                error, self._claim_error = self._claim_error, None
+                raise error
             now = time.time()
             req, earliest = self._pick(now)
             if req is not None:
                 if self.budget is not None:
                     self.budget -= 1
                 self.active += 1
+                self._top_up(self.slots[req.host], now)
                 return req
+            if self._claims:  # a top-up is on its way: wait for it rather than claim beside it
+                await asyncio.wait(set(self._claims))
+                continue
             if await self._refill(now):
                 continue
             if not discovered or not self.slots:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import re
 import socket
@@ -32,8 +33,11 @@ def _registered_domain(host: str) -> str:
     return ".".join(labels[-2:])
 
 
+@functools.lru_cache(maxsize=8192)
 def origin(url: str) -> tuple[str, str, int | None]:
-    """(scheme, host name, port with the scheme's default filled in) of a URL."""
+    """(scheme, host name, port with the scheme's default filled in) of a URL.
+
+    Cached: every link of every page is scoped, and most links repeat from page to page."""
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     try:

@@ -7,6 +7,7 @@ links, the new URLs it revealed and its own 'done' mark are one transaction (see
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -15,7 +16,7 @@ from rbloom import Bloom
 
 from browsercrawl.frontier.base import Completion, NewUrl, Request
 from browsercrawl.storage.base import PageTx
-from browsercrawl.storage.db import CrawlDatabase
+from browsercrawl.storage.db import CrawlDatabase, json_rows
 
 
 class SeenFilter:
@@ -61,14 +62,19 @@ class SqliteFrontier:
 
     async def claim(self, host: str, limit: int, now: float) -> list[Request]:
         def _claim(conn: sqlite3.Connection) -> list[Request]:
-            rows = conn.execute(
-                "SELECT id, url, host, depth, priority, parent, kind, attempts FROM frontier "
-                "WHERE state='queued' AND host=? AND not_before<=? ORDER BY priority, id LIMIT ?",
+            # The rows come back as one JSON array and are marked in one statement: a claim is
+            # two statement steps, not two per URL (see ``storage.db.json_rows``).
+            (found,) = conn.execute(
+                "SELECT json_group_array(json_array(id, url, host, depth, priority, parent, kind, "
+                "attempts)) FROM (SELECT * FROM frontier WHERE state='queued' AND host=? "
+                "AND not_before<=? ORDER BY priority, id LIMIT ?)",
                 (host, now, limit),
-            ).fetchall()
+            ).fetchone()
+            rows = json.loads(found)
             if rows:
-                conn.executemany(
-                    "UPDATE frontier SET state='inflight' WHERE id=?", [(r[0],) for r in rows]
+                conn.execute(
+                    "UPDATE frontier SET state='inflight' WHERE id IN (SELECT value FROM json_each(?))",
+                    (json.dumps([r[0] for r in rows]),),
                 )
             return [
                 Request(
@@ -76,7 +82,7 @@ class SqliteFrontier:
                     url=r[1],
                     host=r[2],
                     depth=r[3],
-                    priority=r[4],
+                    priority=float(r[4]),
                     parent=r[5],
                     kind=r[6],
                     attempts=r[7],
@@ -126,17 +132,26 @@ class SqliteFrontier:
 
 
 def add_urls(conn: sqlite3.Connection, urls: Iterable[NewUrl], now: float) -> set[str]:
-    """Insert new URLs (ignoring known ones); return the hosts that gained queued URLs."""
-    hosts: set[str] = set()
-    for u in urls:
-        cur = conn.execute(
-            "INSERT OR IGNORE INTO frontier (url, host, depth, priority, parent, kind, discovered_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (u.url, u.host, u.depth, u.priority, u.parent, u.kind, now),
-        )
-        if cur.rowcount:
-            hosts.add(u.host)
-    return hosts
+    """Insert new URLs (ignoring known ones), in one statement (``storage.db.json_rows``); return
+    the hosts that gained queued URLs."""
+    urls = list(urls)
+    if not urls:
+        return set()
+    before = conn.total_changes
+    conn.execute(
+        "INSERT OR IGNORE INTO frontier (url, host, depth, priority, parent, kind, discovered_at) "
+        "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), "
+        "json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'), ? "
+        "FROM json_each(?) ORDER BY key",
+        (now, json_rows((u.url, u.host, u.depth, float(u.priority), u.parent, u.kind) for u in urls)),
+    )
+    if conn.total_changes - before == len(urls):
+        return {u.host for u in urls}
+    # Some were known: only the hosts of the URLs that went in now.
+    added = {url for (url,) in conn.execute(
+        "SELECT url FROM frontier WHERE discovered_at=? AND url IN (SELECT value FROM json_each(?))",
+        (now, json.dumps([u.url for u in urls])))}
+    return {u.host for u in urls if u.url in added}
 
 
 def requeue_urls(conn: sqlite3.Connection, urls: Iterable[NewUrl]) -> set[str]:
@@ -152,19 +167,29 @@ def requeue_urls(conn: sqlite3.Connection, urls: Iterable[NewUrl]) -> set[str]:
 
 
 def finish_requests(conn: sqlite3.Connection, completions: Iterable[Completion]) -> None:
-    """Record how claimed requests ended, inside the caller's transaction."""
+    """Record how claimed requests ended, inside the caller's transaction (one statement for the
+    retries and one for the rest, see ``storage.db.json_rows``)."""
+    retries: list[tuple] = []
+    ended: list[tuple] = []
     for c in completions:
         if c.state == "retry":
-            conn.execute(
-                "UPDATE frontier SET state='queued', attempts=attempts+1, not_before=?, error=? "
-                "WHERE id=?",
-                (c.not_before, c.error, c.request.id),
-            )
+            retries.append((c.request.id, c.not_before, c.error))
         else:
-            conn.execute(
-                "UPDATE frontier SET state=?, attempts=attempts+1, finished_at=?, error=? WHERE id=?",
-                (c.state, c.finished_at, c.error, c.request.id),
-            )
+            ended.append((c.request.id, c.state, c.finished_at, c.error))
+    if retries:
+        conn.execute(
+            "UPDATE frontier SET state='queued', attempts=attempts+1, "
+            "not_before=json_extract(j.value, '$[1]'), error=json_extract(j.value, '$[2]') "
+            "FROM json_each(?) AS j WHERE frontier.id=json_extract(j.value, '$[0]')",
+            (json_rows(retries),),
+        )
+    if ended:
+        conn.execute(
+            "UPDATE frontier SET state=json_extract(j.value, '$[1]'), attempts=attempts+1, "
+            "finished_at=json_extract(j.value, '$[2]'), error=json_extract(j.value, '$[3]') "
+            "FROM json_each(?) AS j WHERE frontier.id=json_extract(j.value, '$[0]')",
+            (json_rows(ended),),
+        )
 
 
 async def unclaim(db: CrawlDatabase, requests: list[Request]) -> None:

@@ -70,6 +70,7 @@ def url_shape(url: str) -> str:
     return f"{parts.netloc}{path}?{query}" if query else f"{parts.netloc}{path}"
 
 
+@functools.lru_cache(maxsize=8192)  # every link of every page passes here; most repeat
 def strip_session_ids(url: str) -> str:
     """The URL without session-id path parameters and query parameters (see module docstring)."""
     cleaned = _PATH_SESSION.sub("", url)

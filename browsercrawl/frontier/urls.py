@@ -41,6 +41,7 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
+@functools.lru_cache(maxsize=8192)
 def host_key(url: str) -> str:
     """The politeness key of a URL: host plus non-default port (one queue per key)."""
     parts = urlsplit(url)

@@ -50,7 +50,7 @@ def cjk_bigrams(text: str | None) -> str:
     The last character makes a one-character query (a prefix query ``中*``) find a character that
     ends a run; a run of one character is that character alone.
     """
-    if not text:
+    if not text or text.isascii():  # most pages: no scan of the text at all (called per row stored)
         return ""
     out: list[str] = []
     for run in CJK_RUN.findall(text):

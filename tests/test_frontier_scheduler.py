@@ -1,0 +1,91 @@
+"""The scheduler tops a host's buffer up in the background, before the workers find it empty."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from browsercrawl.config.job import PolitenessConfig
+from browsercrawl.frontier.base import Request
+from browsercrawl.frontier.scheduler import Scheduler
+
+HOST = "h:1"
+
+
+class GatedFrontier:
+    """Queued URLs of one host; each claim waits until the test lets it answer."""
+
+    def __init__(self, urls: int) -> None:
+        self.queued = [Request(url=f"http://h:1/{i}", host=HOST, id=i) for i in range(urls)]
+        self.claims: list[int] = []  # the limit of every claim asked
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.asked = asyncio.Event()
+
+    async def claim(self, host: str, limit: int, now: float) -> list[Request]:
+        self.claims.append(limit)
+        self.asked.set()
+        await self.gate.wait()
+        out, self.queued = self.queued[:limit], self.queued[limit:]
+        return out
+
+    async def hosts_with_work(self, now: float) -> dict[str, float]:
+        return {HOST: 0.0} if self.queued else {}
+
+
+async def _no_delay(host: str) -> float:
+    return 0.0
+
+
+def _scheduler(frontier: GatedFrontier, budget: int | None = None, shared: bool = False) -> Scheduler:
+    pol = PolitenessConfig(concurrency=2, per_host_concurrency=2, delay_seconds=0)
+    return Scheduler(frontier, pol, budget, _no_delay, lambda: 0, shared=shared)  # type: ignore[arg-type]
+
+
+async def _take(sched: Scheduler, n: int) -> list[Request]:
+    out = []
+    for _ in range(n):
+        req = await sched.next()
+        assert req is not None
+        sched.finished(req)
+        out.append(req)
+    return out
+
+
+@pytest.mark.parametrize(("shared", "claim", "low"), [(False, 32, 16), (True, 16, 4)])
+async def test_a_low_buffer_is_claimed_for_while_it_still_has_requests(
+    shared: bool, claim: int, low: int
+) -> None:
+    frontier = GatedFrontier(100)
+    sched = _scheduler(frontier, shared=shared)
+    # Per-host concurrency 2: a crawl of its own claims 16 URLs per slot and tops up below 8 per
+    # slot; one sharing the frontier with other workers 8 and 2 (the others get their share).
+    first = await _take(sched, 1)
+    assert frontier.claims == [claim]
+    buffered = len(sched.slots[HOST].buffer)
+    assert buffered == claim - 1
+    frontier.gate.clear()
+    frontier.asked.clear()
+    # Below the low mark a background claim starts; the workers keep taking the buffer meanwhile.
+    got = await _take(sched, buffered - (low - 1))
+    await asyncio.wait_for(frontier.asked.wait(), 30)
+    assert len(frontier.claims) == 2
+    assert len(sched.slots[HOST].buffer) == low - 1
+    got += await _take(sched, low - 1)  # all of it while the claim is still unanswered
+    frontier.gate.set()
+    got += await _take(sched, 100 - len(first) - len(got))
+    urls = [r.url for r in first + got]
+    assert sorted(urls) == sorted(f"http://h:1/{i}" for i in range(100))  # each once, none lost
+    assert await sched.next() is None
+
+
+async def test_a_background_claim_respects_the_page_budget_and_returns_on_shutdown() -> None:
+    frontier = GatedFrontier(100)
+    sched = _scheduler(frontier, budget=20)
+    got = await _take(sched, 10)
+    await sched.settle_claims()
+    # Never more claimed than the budget allows: handed out plus buffered stays within 20.
+    assert len(got) + len(sched.buffered()) <= 20
+    assert sum(frontier.claims) <= 20
+
