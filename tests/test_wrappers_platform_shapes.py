@@ -161,3 +161,38 @@ def test_a_row_holding_another_fields_value_is_not_taken_as_a_label() -> None:
     wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
     got = wrapper.apply(parameter_page("Tor", "Paperback", "2021-07-07", [1, 3, 0, 2]))
     assert got["published"] == "2021-07-07"
+
+
+def listing_page(title: str, authors: list[str], binding: str) -> str:
+    """A marketplace listing: the title names the first author, the "Author" row all of them."""
+    rows = [("Book Title", title), ("Author", ", ".join(authors)), ("Format", binding)]
+    specs = "".join(
+        f"<div class='row'><div class='labels'><span>{k}</span></div>"
+        f"<div class='values'><span>{v}</span></div></div>"
+        for k, v in rows
+    )
+    return (
+        f"<html><body><h1><span class='bold'>{title} by {authors[0]} ({binding})</span></h1>"
+        f"<div class='specifics'><h2>Item specifics</h2>{specs}</div></body></html>"
+    )
+
+
+def test_a_name_cut_from_the_title_yields_to_the_row_that_lists_every_author() -> None:
+    """Each sample has one author, which "Title by Ann Lee (Paperback)" gives exactly; on the
+    unseen pages the title still names only the first author where the "Author" row holds the
+    whole list, so the row, read as a list, is the field."""
+    samples = [
+        listing_page("Dune Road", ["Ann Lee"], "Paperback"),
+        listing_page("Salt Lake", ["Bo Chen"], "Hardcover"),
+    ]
+    others = [
+        listing_page("Iron Gate", ["Cy Diaz", "Di Evans"], "Paperback"),
+        listing_page("Glass Sea", ["Ed Fox"], "Hardcover"),
+        listing_page("Old Mill", ["Fay Gold", "Gus Hill", "Hal Ives"], "Paperback"),
+        listing_page("Red Moon", ["Ivy Jones"], "Paperback"),
+    ]
+    values = [{"title": "Dune Road", "authors": "Ann Lee"}, {"title": "Salt Lake", "authors": "Bo Chen"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    got = wrapper.apply(listing_page("Tin Roof", ["Jo King", "Kay Lane"], "Hardcover"))
+    assert got["authors"] == ["Jo King", "Kay Lane"]
+    assert wrapper.apply(listing_page("Blue Fern", ["Lu Mann"], "Paperback"))["authors"] == ["Lu Mann"]

@@ -157,9 +157,10 @@ def learn_wrapper(
         if many:
             rule = _learn_many(ctx)
         else:
-            rule = _learn_one(ctx, anchors if same else None)
+            alternates: list[FieldRule] = []
+            rule = _learn_one(ctx, anchors if same else None, alternates)
             if rule is not None:
-                rule = _maybe_list(ctx, rule)
+                rule = _widest_list(ctx, _maybe_list(ctx, rule), alternates)
         if rule is None:
             warnings.append(f"label {label!r}: no CSS path extracts it; left out")
             continue
@@ -311,8 +312,16 @@ def _own_text(el: etree._Element) -> str:
     return norm((el.text or "") + "".join(c.tail or "" for c in el))
 
 
-def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> FieldRule | None:
-    """A single value: candidates exact on every sample, ranked, checked on the unseen pages."""
+def _learn_one(
+    ctx: _Context,
+    anchors: list[etree._Element] | None = None,
+    alternates: list[FieldRule] | None = None,
+) -> FieldRule | None:
+    """A single value: candidates exact on every sample, ranked, checked on the unseen pages.
+
+    ``alternates`` receives the other candidates found about as often on the unseen pages, best
+    first: :func:`_widest_list` may prefer one of them read as a list.
+    """
     first = ctx.usable[0]
     seen: set[tuple[str, str]] = set()
     exact: list[tuple[tuple, FieldRule]] = []
@@ -366,7 +375,13 @@ def _learn_one(ctx: _Context, anchors: list[etree._Element] | None = None) -> Fi
     # field, unless no candidate varies (then the field is constant on this site).
     checks = [c for c in checks if not c[1].identical()] or checks
     top = max(c.quality() for _, c in checks)
-    return next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
+    best = next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
+    if alternates is not None:
+        # Candidates found as often whose values are not all of the kind ("Ann Lee, Bo Chen" is
+        # no name) may be lists the winner cuts one item from.
+        found = max(c.found_rate for _, c in checks)
+        alternates.extend(r for r, c in checks if r is not best and c.found_rate >= found - QUALITY_SLACK)
+    return best
 
 
 def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[float, FieldRule] | None:
@@ -446,6 +461,37 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if sum(runs) >= 0.9 * len(runs):
             return many
     return _split_list(ctx, rule) or rule
+
+
+def _widest_list(ctx: _Context, rule: FieldRule, alternates: Sequence[FieldRule]) -> FieldRule:
+    """A single rule yields to an equally good candidate that reads the same field as a list.
+
+    Both samples with one author: "Title by Ann Lee (Paperback)" cut at " by " and the
+    "Author" row reproduce them alike, but on unseen pages the title names only the first
+    author where the row holds "Ann Lee, Bo Chen". When an alternate, read as a list, finds
+    several values on some unseen pages and holds the single rule's value on (nearly) every page
+    where that one finds it, the single rule was cutting one item out of the list. The list must
+    be as good on the unseen pages (found as often, items of the kind).
+    """
+    if rule.many or not ctx.unseen:
+        return rule
+    quality = check_on_cluster(rule, ctx.unseen, ctx.kind).quality()
+    for alt in alternates[:MAX_CHECKED]:
+        listed = _maybe_list(ctx, alt)
+        if not listed.many:
+            continue
+        if check_on_cluster(listed, ctx.unseen, ctx.kind).quality() < quality - QUALITY_SLACK:
+            continue
+        multi = agree = found = 0
+        for page in ctx.unseen:
+            one, items = rule.extract(page.root, page.texts), listed.extract(page.root, page.texts) or []
+            multi += len(items) > 1
+            if isinstance(one, str):
+                found += 1
+                agree += one in items
+        if multi and found and agree >= 0.9 * found:
+            return listed
+    return rule
 
 
 # Separators of a list written in one text; a comma or semicolon must be among them ("War and
