@@ -30,6 +30,37 @@ def test_the_selected_option_of_a_select_is_learned_by_its_mark_not_its_position
         assert wrapper.apply(variant_page("Atlas", binding)) == {"binding": binding}
 
 
+
+def format_buttons_page(title: str, binding: str) -> str:
+    """Toggle buttons for the formats in a fixed order; the current one only by ``aria-pressed``."""
+    buttons = "".join(
+        f"<button class='format-btn' aria-pressed='{'true' if b == binding else 'false'}'>{b}</button>"
+        for b in BINDINGS
+    )
+    return (f"<html><body><div class='pdp'><h1>{title}</h1><div class='formats'>{buttons}</div>"
+            "</div></body></html>")
+
+
+def format_switcher_page(title: str, binding: str) -> str:
+    """Each format a list item holding a button; the state is on the button, the value in a span."""
+    items = "".join(
+        f"<li class='fmt'><button aria-pressed='{'true' if b == binding else 'false'}'>"
+        f"<span class='format'>{b}</span><span class='price'>$9.99</span></button></li>"
+        for b in BINDINGS
+    )
+    return (f"<html><body><div class='pdp'><h1>{title}</h1><ul class='switcher'>{items}</ul>"
+            "</div></body></html>")
+
+
+def test_the_pressed_toggle_button_is_learned_by_its_state_not_its_position() -> None:
+    samples = [format_buttons_page("Salt", "Hardcover"), format_buttons_page("Iron", "Paperback")]
+    others = [format_buttons_page(f"Book {i}", BINDINGS[i % 3]) for i in range(6)]
+    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    assert "aria-pressed" in wrapper.rules[0].css
+    for binding in BINDINGS:
+        assert wrapper.apply(format_buttons_page("Atlas", binding)) == {"binding": binding}
+
 def price_page(price: str, old: str | None, related: tuple[str, ...] = ("9,99 €", "12,00 €")) -> str:
     if old is None:
         box = (
@@ -196,3 +227,34 @@ def test_a_name_cut_from_the_title_yields_to_the_row_that_lists_every_author() -
     got = wrapper.apply(listing_page("Tin Roof", ["Jo King", "Kay Lane"], "Hardcover"))
     assert got["authors"] == ["Jo King", "Kay Lane"]
     assert wrapper.apply(listing_page("Blue Fern", ["Lu Mann"], "Paperback"))["authors"] == ["Lu Mann"]
+
+
+
+def test_a_list_item_is_chosen_by_the_pressed_button_inside_it() -> None:
+    samples = [format_switcher_page("Salt", "Hardcover"), format_switcher_page("Iron", "Paperback")]
+    others = [format_switcher_page(f"Book {i}", BINDINGS[i % 3]) for i in range(6)]
+    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    assert ":has(button[aria-pressed" in wrapper.rules[0].css
+    for binding in BINDINGS:
+        assert wrapper.apply(format_switcher_page("Atlas", binding)) == {"binding": binding}
+
+
+
+def test_healing_keeps_choosing_the_item_by_its_state_after_classes_are_renamed() -> None:
+    """A bookseller's format switcher: after a redesign the first, unpressed button looked as
+    alike as the pressed one, and the healed path read the same binding on every page."""
+    from scripts.bench.wrapper_score import CLUSTER, SCORED, field_f1, pairs_for, site_of
+    from scripts.bench.wrapper_sites import HELD_OUT, TUNING, change_markup, sample_values
+
+    style = next(s for s in (*TUNING, *HELD_OUT) if s.name == "bn")
+    site = site_of(style, 1)
+    a, b = pairs_for(1, 6)[0]
+    values = [sample_values(site.truth[a]), sample_values(site.truth[b])]
+    wrapper = learn_wrapper([site.pages[a], site.pages[b]], values,
+                            cluster_pages=[site.pages[i] for i in CLUSTER]).wrapper
+    truth = [site.truth[i] for i in SCORED]
+    healer = HealingWrapper(Wrapper.from_json(wrapper.to_json()))
+    healed = [healer.apply(change_markup(site.pages[i], "classes_renamed", 1)) for i in SCORED]
+    assert field_f1(healed, truth, "binding") == 1.0
+    assert field_f1(healed, truth, "price") == 1.0

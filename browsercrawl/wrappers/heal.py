@@ -40,6 +40,7 @@ from browsercrawl.wrappers.model import (
     parse_html,
 )
 from browsercrawl.wrappers.paths import (
+    STATE_ATTRS,
     class_steps,
     column_of,
     generalise_pair,
@@ -267,6 +268,19 @@ def _alike(
     return alike
 
 
+_STATE_IN_PATH = re.compile(r"\[(" + "|".join(re.escape(a) for a in STATE_ATTRS) + r")[=\]]")
+
+
+def _has_state_on(el: etree._Element, names: list[str]) -> bool:
+    """Whether ``el`` or one of its ancestors has one of the state attributes ``names`` on."""
+    node = el
+    while node is not None:
+        if any(node.get(n) not in (None, "false") for n in names):
+            return True
+        node = node.getparent()
+    return False
+
+
 def _relocated(
     rule: FieldRule,
     page: Page,
@@ -276,6 +290,12 @@ def _relocated(
 ) -> tuple[FieldRule, float] | None:
     """The best of the alike nodes as a new rule for the field, or None if no path gives it."""
     within = bool(rule.many and rule.split)  # a list written in one node, not a run of siblings
+    # A path that chose its node by a state (the selected option, the pressed format button) keeps
+    # choosing by it: a redesign renames classes, not which item is the current one.
+    states = _STATE_IN_PATH.findall(" ".join((rule.css, *rule.alternates)))
+    if states:
+        marked = [a for a in alike if _has_state_on(a[1], states)]
+        alike = marked or alike
     # Nearness to the record's fields found so far breaks near-ties only.
     top = max(a[0] for a in alike)
     score, el, value = max(

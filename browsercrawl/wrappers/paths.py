@@ -20,7 +20,7 @@ _NTH = re.compile(r":nth-of-type\(\d+\)")
 _LAST = ":last-of-type"
 _TAG = re.compile(r"[\w-]+")
 _LABEL_MAX = 40
-_STATE_ATTRS = ("selected", "checked", "aria-selected", "aria-checked", "aria-current")
+STATE_ATTRS = ("selected", "checked", "aria-selected", "aria-checked", "aria-current", "aria-pressed")
 
 
 def css_string(value: str) -> str:
@@ -54,13 +54,30 @@ def step(el: etree._Element, *, positional: bool = True) -> str:
             return f"{tag}[{name}={css_string(val)}]"
     # The chosen one of a run (a variant select's option, a checked radio, the current tab) is
     # marked by a state attribute; its position changes from page to page, the mark does not.
-    for name in _STATE_ATTRS:
+    for name in STATE_ATTRS:
         val = el.get(name)
         if val is not None and val != "false" and not any(s.get(name) not in (None, "false") for s in others):
             return f"{tag}[{name}]" if val in ("", name) else f"{tag}[{name}={css_string(val)}]"
+    for name in STATE_ATTRS:  # the state may sit on a child: a format switcher's <li><button aria-pressed>
+        marked = _marked_inside(el, name)
+        if marked is not None and not any(_marked_inside(s, name) is not None for s in others):
+            val = marked.get(name)
+            attr = f"[{name}]" if val in ("", name) else f"[{name}={css_string(val)}]"
+            return f"{tag}:has({marked.tag}{attr})"  # no " > " inside: paths split on it
     if not positional:
         return tag
     return f"{tag}:nth-of-type({same.index(el) + 1})"
+
+
+def _marked_inside(el: etree._Element, name: str, depth: int = 2) -> etree._Element | None:
+    """The first element at most ``depth`` levels below ``el`` whose state ``name`` is on."""
+    level = [el]
+    for _ in range(depth):
+        level = [c for node in level for c in node if isinstance(c.tag, str)]
+        for c in level:
+            if c.get(name) not in (None, "false"):
+                return c
+    return None
 
 
 def precise_steps(el: etree._Element, page: Page, *, anchor: bool = True) -> list[str]:
