@@ -144,3 +144,22 @@ def test_bad_database_arguments_are_one_line(tmp_path, pg_server):
     assert res.returncode == 2 and "cannot connect to PostgreSQL" in res.stderr
     assert "secret" not in res.stderr and "Traceback" not in res.stderr
     assert redact("postgresql://u:pw@h:5/db") == "postgresql://u:***@h:5/db"
+
+
+def test_a_closed_postgresql_store_frees_the_writer_lock_at_once(pg_database, tmp_path) -> None:
+    """A crawl started right after another ended was refused ("another crawl is writing") while
+    the server was still tearing down the old connection, which alone released its session lock."""
+    from browsercrawl.storage.stores import store_for
+
+    async def go() -> None:
+        for _ in range(50):
+            first = await store_for(pg_database, tmp_path).open()
+            assert await first.claim_single_writer()
+            await first.close()
+            second = await store_for(pg_database, tmp_path).open()
+            try:
+                assert await second.claim_single_writer()
+            finally:
+                await second.close()
+
+    asyncio.run(go())

@@ -18,6 +18,7 @@ To add PostgreSQL-only schema (e.g. full-text search columns), append statements
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -154,6 +155,7 @@ class PostgresStore:
         self.url = url
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="browsercrawl-pg")
         self._conn: Any = None
+        self._writer_locked = False  # this connection holds the one-process crawl's writer lock
         self._pks: dict[str, tuple[str, ...]] = {}
         self._inserts: dict[tuple[str, tuple[str, ...], bool], str] = {}
 
@@ -209,8 +211,18 @@ class PostgresStore:
     async def close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            await asyncio.get_running_loop().run_in_executor(self._executor, conn.close)
+            await asyncio.get_running_loop().run_in_executor(self._executor, self._release_and_close, conn)
         self._executor.shutdown(wait=True)
+
+    def _release_and_close(self, conn: Any) -> None:
+        # The server drops a session lock only once the closed connection's backend has exited,
+        # a moment after the client returns: a crawl started right after this one ended would be
+        # refused as "another crawl is writing". Unlocking first makes the release immediate.
+        if self._writer_locked:
+            self._writer_locked = False
+            with contextlib.suppress(Exception):  # a broken connection releases it by closing
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_WRITER_LOCK,))
+        conn.close()
 
     # -- transactions ------------------------------------------------------------------------
     async def transaction(self, fn: Callable[[Any], T]) -> T:
@@ -231,8 +243,9 @@ class PostgresStore:
     async def claim_single_writer(self) -> bool:
         """Take the database's writer lock for a one-process crawl: a session-level advisory lock,
         dropped by the server when this connection closes or the process dies."""
-        return bool(await self.run(
+        self._writer_locked = bool(await self.run(
             lambda c: c.execute("SELECT pg_try_advisory_lock(%s)", (_WRITER_LOCK,)).fetchone()[0]))
+        return self._writer_locked
 
     # -- schema -------------------------------------------------------------------------------
     def ensure_table(
