@@ -9,6 +9,14 @@ from browsercrawl.wrappers.heal import HealingWrapper
 BINDINGS = ["Mass Market Paperback", "Hardcover", "Paperback"]
 
 
+def _binding_wrapper(page) -> Wrapper:
+    """The binding learned from two samples of ``page(title, binding)`` and six unseen pages."""
+    samples = [page("Salt", "Hardcover"), page("Iron", "Paperback")]
+    others = [page(f"Book {i}", BINDINGS[i % 3]) for i in range(6)]
+    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
+    return learn_wrapper(samples, values, cluster_pages=others).wrapper
+
+
 def variant_page(title: str, binding: str) -> str:
     options = "".join(
         f"<option value='{b}'{' selected' if b == binding else ''}>{b}</option>" for b in BINDINGS
@@ -21,10 +29,7 @@ def variant_page(title: str, binding: str) -> str:
 
 
 def test_the_selected_option_of_a_select_is_learned_by_its_mark_not_its_position() -> None:
-    samples = [variant_page("Salt", "Hardcover"), variant_page("Iron", "Paperback")]
-    others = [variant_page(f"Book {i}", BINDINGS[i % 3]) for i in range(6)]
-    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
-    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    wrapper = _binding_wrapper(variant_page)
     assert "[selected]" in wrapper.rules[0].css
     for binding in BINDINGS:
         assert wrapper.apply(variant_page("Atlas", binding)) == {"binding": binding}
@@ -53,10 +58,7 @@ def format_switcher_page(title: str, binding: str) -> str:
 
 
 def test_the_pressed_toggle_button_is_learned_by_its_state_not_its_position() -> None:
-    samples = [format_buttons_page("Salt", "Hardcover"), format_buttons_page("Iron", "Paperback")]
-    others = [format_buttons_page(f"Book {i}", BINDINGS[i % 3]) for i in range(6)]
-    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
-    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    wrapper = _binding_wrapper(format_buttons_page)
     assert "aria-pressed" in wrapper.rules[0].css
     for binding in BINDINGS:
         assert wrapper.apply(format_buttons_page("Atlas", binding)) == {"binding": binding}
@@ -231,10 +233,7 @@ def test_a_name_cut_from_the_title_yields_to_the_row_that_lists_every_author() -
 
 
 def test_a_list_item_is_chosen_by_the_pressed_button_inside_it() -> None:
-    samples = [format_switcher_page("Salt", "Hardcover"), format_switcher_page("Iron", "Paperback")]
-    others = [format_switcher_page(f"Book {i}", BINDINGS[i % 3]) for i in range(6)]
-    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
-    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    wrapper = _binding_wrapper(format_switcher_page)
     assert ":has(button[aria-pressed" in wrapper.rules[0].css
     for binding in BINDINGS:
         assert wrapper.apply(format_switcher_page("Atlas", binding)) == {"binding": binding}
