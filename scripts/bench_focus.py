@@ -118,12 +118,12 @@ async def _page_text(url: str) -> str:
 
 
 def keyword_part(example_urls: list[str]) -> KeywordCrawler:
-    from browsercrawl.engine.parse import parse_html
+    from browsercrawl.engine.parse import parse_page
 
     topic: Counter[str] = Counter(words(KEYWORDS))
     bags = []
     for url in example_urls:
-        title, text, _ = parse_html(asyncio.run(_page_text(url)), url)
+        title, text, _, _ = parse_page(asyncio.run(_page_text(url)), url)
         bags.append(Counter(words(f"{title} {text}")))
     merged: Counter[str] = Counter()
     for b in bags:

@@ -77,11 +77,6 @@ def _joiner(base_url: str) -> Callable[[str], str]:
     return join
 
 
-def parse_html(html: str | bytes, base_url: str) -> tuple[str, str, list[tuple[str, str]]]:
-    """Return (title, visible text, links as (absolute URL, anchor text)) of an HTML document."""
-    return parse_page(html, base_url)[:3]
-
-
 def parse_page(html: str | bytes, base_url: str) -> ParsedPage:
     """Title, visible text, links (absolute URL, anchor text) and whether the page runs scripts.
 

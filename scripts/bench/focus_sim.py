@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from browsercrawl_demo.focus_sites import Site
 
-from browsercrawl.engine.parse import parse_html
+from browsercrawl.engine.parse import parse_page
 from browsercrawl.focus.core import FocusCore, FocusSettings
 
 
@@ -30,7 +30,7 @@ def _page(sites: dict[str, Site], url: str) -> tuple[str, str, str, list[tuple[s
     html = site.html("/" + path)
     if html is None:
         return None
-    title, text, links = parse_html(html, url)
+    title, text, links, _ = parse_page(html, url)
     links = [(u.replace("&amp;", "&"), a) for u, a in links if u.split("://", 1)[1].split("/", 1)[0] == host]
     return title, text, html, links
 

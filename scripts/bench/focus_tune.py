@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from browsercrawl_demo.focus_sites import TUNING, make_site  # noqa: E402
 
-from browsercrawl.engine.parse import parse_html  # noqa: E402
+from browsercrawl.engine.parse import parse_page  # noqa: E402
 from browsercrawl.focus.core import FocusSettings, LinkWeights  # noqa: E402
 from browsercrawl.focus.features import FIELDS, PageFeatures  # noqa: E402
 from browsercrawl.focus.target import TargetModel, TargetSettings  # noqa: E402
@@ -51,7 +51,7 @@ def target_grid(seeds: list[int]) -> list[tuple]:
             for path, page in site.pages.items():
                 url = f"http://{s}.test{path}#{seed}"
                 html = site.html(path)
-                title, text, _ = parse_html(html, url)
+                title, text, _, _ = parse_page(html, url)
                 pages.append((PageFeatures.of(url, title, text, html), page.kind == "target"))
     for seed in seeds:
         mine = [(f, t) for f, t in pages if f.url.endswith(f"#{seed}")]
