@@ -1,6 +1,7 @@
 """HTML parsing for pages fetched over plain HTTP (the browser path gets the same fields from the DOM).
 
-Runs in a worker thread (lxml releases the GIL for much of its parsing), never on the event loop.
+Runs in a worker thread (lxml releases the GIL for much of its parsing), except a small page
+(``parse_inline``), which costs less on the event loop than the hop to a thread.
 """
 
 from __future__ import annotations
