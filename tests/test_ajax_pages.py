@@ -112,8 +112,10 @@ def test_wait_strategies(tmp_path, port):
     text = {u.split("=")[-1]: t for u, t in q(db, "SELECT url, text FROM pages")}
     assert "arrived late" not in text["load"]  # the page was snapshotted as soon as it loaded
     assert "arrived late" in text["stable"] and "arrived late" in text["selector"]
+    # The late node proves each wait outlasted the insertion; how long after the goto returned that
+    # insertion came depends on machine load, so only the quiet window itself is a floor.
     waits = dict(q(db, "SELECT rule, waited_ms FROM expansions"))
-    assert waits["a=stable"] >= 1200 + 500 and waits["a=selector"] >= 500
+    assert waits["a=stable"] >= 1200 and waits["a=selector"] >= 0
 
 
 @pytest.mark.browser
