@@ -7,6 +7,14 @@ cache off): every main-frame document request pauses, the scope judges its URL, 
 is failed (``BlockedByClient``) before a byte is sent. The fetcher then reports the page as having
 left the scope, with the URL it tried to reach, and nothing of it is stored.
 
+A pause is a round trip through the driver to Python and back, 60-90 ms of a page's latency on a
+busy machine, and most document requests are the crawl's own pages on the seeds' servers. So the
+guard is given the origins it may trust (``http://host:port/``, checked once against the scope),
+and its ``Fetch`` patterns match every URL *except* those under a trusted origin: a pattern cannot
+say "not", but the complement of a set of prefixes is a finite union of wildcard patterns (for each
+prefix of a trusted origin, every character that leaves it, then ``*``). A document on a trusted
+origin loads without a pause; a redirect or navigation anywhere else pauses and is judged as before.
+
 The same ``Fetch`` patterns block the resource types the job blocks (images, fonts, media): a
 request of those types is failed when it pauses. ``Network.setBlockedURLs`` did that before, but it
 needs ``Network.enable``, which sends every network event of the tab over the CDP session to the
@@ -29,15 +37,68 @@ log = logging.getLogger(__name__)
 # url -> why a navigation there leaves the scope, or None when it may go ahead.
 NavigationCheck = Callable[[str], Awaitable[str | None]]
 
+# What can follow a prefix of a canonical URL: Chromium serialises the URLs it requests in ASCII
+# (hosts in punycode, the rest percent-encoded), so these are all the characters a URL can diverge on.
+_URL_CHARACTERS = [chr(c) for c in range(0x20, 0x7F)]
+_MOST_TRUSTED_ORIGINS = 16  # beyond this the patterns grow past what is worth sending per tab
+
+
+def _escape(text: str) -> str:
+    """``text`` as a literal in a ``Fetch`` URL pattern (``*`` and ``?`` are wildcards, ``\\`` escapes)."""
+    return "".join("\\" + c if c in "*?\\" else c for c in text)
+
+
+def outside_patterns(prefixes: list[str]) -> list[str]:
+    """``Fetch`` URL patterns matching exactly the URLs that start with none of ``prefixes``.
+
+    Walks the prefixes' trie: at each node, a URL that goes on with a character no prefix has
+    there, or that ends there, has left every prefix. A URL under a prefix matches no pattern.
+    """
+    # A prefix under another adds nothing: everything under the shorter one is trusted already.
+    prefixes = [p for p in prefixes if not any(p != q and p.startswith(q) for q in prefixes)]
+    if not prefixes:
+        return ["*"]
+    trie: dict[str, set[str]] = {}  # a proper prefix of some prefix -> the characters that follow it
+    for prefix in prefixes:
+        for i in range(len(prefix)):
+            trie.setdefault(prefix[:i], set()).add(prefix[i])
+    whole = set(prefixes)
+    patterns = []
+    for node, following in sorted(trie.items()):
+        if node in whole:
+            continue  # everything under a trusted prefix is trusted
+        if node:
+            patterns.append(_escape(node))  # the URL ends here
+        patterns += [_escape(node + c) + "*" for c in _URL_CHARACTERS if c not in following]
+    return patterns
+
 
 class NavigationGuard:
     """Attaches to tabs; remembers, per tab, the out-of-scope navigations it stopped."""
 
-    def __init__(self, check: NavigationCheck | None, blocked_types: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        check: NavigationCheck | None,
+        blocked_types: frozenset[str] = frozenset(),
+        trusted_origins: list[str] | None = None,
+    ) -> None:
         self._check = check  # None: only block resource types, let every navigation go
         self.blocked_types = blocked_types  # CDP resource types failed at once (Image, Font, Media)
+        self._trusted = list(trusted_origins or [])  # "scheme://host[:port]/" the check allows
+        self._document_patterns: list[str] | None = None  # built on the first attach
         self._stopped: dict[Page, list[tuple[str, str]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.documents_judged = 0  # document requests paused and judged (the cost trust saves)
+
+    async def _documents(self) -> list[str]:
+        """URL patterns of the document requests to pause: all but those on a trusted origin that
+        the check really allows (an origin it refuses, say by ``ip_ranges``, is not trusted)."""
+        if self._document_patterns is None:
+            trusted = [o for o in self._trusted if self._check is not None and await self._check(o) is None]
+            if len(trusted) > _MOST_TRUSTED_ORIGINS:
+                trusted = []
+            self._document_patterns = outside_patterns(trusted)
+        return self._document_patterns
 
     async def attach(self, context: BrowserContext, page: Page) -> CDPSession:
         cdp = await context.new_cdp_session(page)
@@ -52,9 +113,12 @@ class NavigationGuard:
             task.add_done_callback(self._tasks.discard)
 
         cdp.on("Fetch.requestPaused", paused)
-        types = sorted(self.blocked_types) + (["Document"] if self._check is not None else [])
-        await cdp.send("Fetch.enable", {"patterns": [
-            {"urlPattern": "*", "resourceType": t, "requestStage": "Request"} for t in types]})
+        patterns = [{"urlPattern": "*", "resourceType": t, "requestStage": "Request"}
+                    for t in sorted(self.blocked_types)]
+        if self._check is not None:
+            patterns += [{"urlPattern": p, "resourceType": "Document", "requestStage": "Request"}
+                         for p in await self._documents()]
+        await cdp.send("Fetch.enable", {"patterns": patterns})
         return cdp
 
     async def _decide(self, cdp: CDPSession, page: Page, main_frame: str, event: dict[str, Any]) -> None:
@@ -64,6 +128,7 @@ class NavigationGuard:
                                                      "errorReason": "BlockedByClient"})
             return
         url = event["request"]["url"]
+        self.documents_judged += 1
         reason = None
         if self._check is not None and event.get("frameId") == main_frame:  # frames: their own business
             try:

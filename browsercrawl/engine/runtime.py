@@ -108,7 +108,8 @@ class BrowserRuntime:
             # With mode "any" and no ip_ranges nothing can leave the scope: no interception at all.
             check = scope_check(self.job) if scope.mode != "any" or scope.ip_ranges else None
             blocked = frozenset(CDP_BLOCK_TYPES[t] for t in self.job.rendering.block if t in CDP_BLOCK_TYPES)
-            guard = NavigationGuard(check, blocked) if check is not None or blocked else None
+            trusted = Scope(scope, self.job.seeds).seed_origin_prefixes() if check is not None else []
+            guard = NavigationGuard(check, blocked, trusted) if check is not None or blocked else None
             self._pool = TabPool(None, self.job.rendering, self.tabs, self.hooks, self.context_factory, guard)
             self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks)
             stack.push_async_callback(self._close_browser)

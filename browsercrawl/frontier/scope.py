@@ -60,6 +60,20 @@ class Scope:
         self._networks = [ipaddress.ip_network(r, strict=False) for r in config.ip_ranges]
         self._addresses: dict[str, str | None] = {}  # host -> why its address is refused (None: fine)
 
+    def seed_origin_prefixes(self) -> list[str]:
+        """The seeds' origins as canonical URL prefixes (``http://host:8080/``), sorted.
+
+        Every URL that starts with one has that scheme, host and port, so the host rule allows it
+        in every mode; the navigation guard lets documents there load without asking."""
+        prefixes = set()
+        for scheme, host, port in self._seed_origins:
+            if scheme not in _DEFAULT_PORTS or not host:
+                continue
+            shown = f"[{host}]" if ":" in host else host
+            default = port is None or port == _DEFAULT_PORTS[scheme]
+            prefixes.add(f"{scheme}://{shown}{'' if default else f':{port}'}/")
+        return sorted(prefixes)
+
     def host_allows(self, url: str) -> bool:
         """The scope's host rule (``mode``) alone: may the crawl go to this URL's server at all?"""
         if not url.startswith(("http://", "https://")):
