@@ -13,12 +13,14 @@ drawn so that the four known failure causes show up in random sample pairs:
 * **type-checkable fields**: dates, ISBN-13, prices and names, next to look-alikes (a "first
   published" date, a list price, related books with their own authors and prices).
 
-``TUNING`` styles are the ones the learner was developed against (forty-two: all but the first four
+``TUNING`` styles are the ones the learner was developed against (forty-six: all but the first four
 were written as held-out sets in batches, scored once as written, then looked at and fixed on);
-``HELD_OUT`` styles (batch 12, written after that, copying page shapes of real platforms: a
-French retailer's nested "Caractéristiques" lists, a US bookseller's format switcher and
-"Product Details" table, a second-hand marketplace's seller offers and "About this Item" prose, a
-Russian marketplace's one-dl-per-row characteristics) are only scored.
+``HELD_OUT`` styles (batch 13, written after that by someone who had not read the learner's code,
+copying page shapes of real platforms: a book catalogue's edition page with a featured-editions
+table repeating the title, dates and publishers, a US indie-bookshop marketplace whose "Product
+Details" price is the list price, a Dutch retailer's "12,<sup>99</sup>" prices and one
+"Hoofdauteur"/"Tweede Auteur" row per author beside the publisher row, a Chinese bookshop's
+one-line byline and a printing date that starts with the publication month) are only scored.
 ``change_markup`` rewrites a page the way a site
 redesign does (classes renamed, a wrapper div added, blocks reordered, tags changed) for the
 self-healing benchmark.
@@ -155,6 +157,8 @@ def book(r: random.Random, date_format: DateFormat, currency: str) -> Book:
             return f"¥{v * 7:.2f}"
         if currency == "$":
             return f"${v:.2f}"
+        if currency == ",":  # comma decimals and no symbol: the shop's currency goes without saying
+            return f"{v:.2f}".replace(".", ",")
         if currency.endswith(" ") or currency.endswith("$"):  # a code or symbol before the amount
             return f"{currency}{v:.2f}"
         return f"{v:.2f} {currency}".replace(".", ",")
@@ -1460,7 +1464,7 @@ def jd_item(b: Book) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Held-out batch 12: written after batch 11 had been used for tuning (the current HELD_OUT);
+# Held-out batch 12: written after batch 11 had been used for tuning;
 # page shapes of real European, US and second-hand book platforms.
 
 MOIS_RU = [
@@ -1659,6 +1663,495 @@ def ozon_product(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Held-out batch 13: written after batch 12 had been used for tuning (the current HELD_OUT),
+# without reading the learner; page shapes of a book catalogue, a US indie-bookshop
+# marketplace, a Dutch retailer and a Chinese bookshop.
+
+MONTHS_SHORT = [m[:3] for m in MONTHS]
+
+
+def ol_date(y: int, m: int, d: int) -> str:
+    return f"{MONTHS_SHORT[m - 1]} {d:02d}, {y}"
+
+
+def dash_dmy(y: int, m: int, d: int) -> str:
+    return f"{d:02d}-{m:02d}-{y}"
+
+
+def cn_month(y: int, m: int, d: int) -> str:
+    return f"{y}年{m:02d}月"
+
+
+def _ol_sort_key(date: str) -> tuple[int, int, int]:
+    """``ol_date`` text back to (year, month, day), to list editions newest first."""
+    return int(date[-4:]), MONTHS_SHORT.index(date[:3]) + 1, int(date[4:6])
+
+
+def _people(r: random.Random, n: int) -> list[str]:
+    """Names of other people on the page (reviewers, list owners) drawn from the authors' pools."""
+    return [f"{r.choice(FIRST)} {r.choice(LAST)}" for _ in range(n)]
+
+
+def open_library(b: Book) -> str:
+    """A book catalogue's edition page: the cover column first with "Buy this book" (one shop's
+    price, another shop priced on some pages only), "An edition of <work> (first year)", the
+    byline of author links joined by ", ", an omniline of "Publish Date"/"Publisher"/"Language"/
+    "Pages" items (label div, value span), a featured-editions table where every row repeats the
+    title with "<date>, <publisher>" and a format (this edition among them, at a place that
+    depends on the dates), reading lists with their owners' names, then "Book Details" as
+    headed dl sections ("Edition Notes", "The Physical Object" with the format, "ID Numbers"
+    with the catalogue id, ISBN 10 and ISBN 13). ``books:isbn`` and ``og:title`` metas first, and
+    the title and byline also in a mobile copy hidden by the stylesheet before the cover column."""
+    r = random.Random(b.isbn)
+    n = int(b.isbn[-6:])
+    byline = ", ".join(
+        f"<a itemprop='author' href='/authors/OL{n + i}A/{e(a.replace(' ', '_'))}'>{e(a)}</a>"
+        for i, a in enumerate(b.authors)
+    )
+    editions = [(b.published, b.publisher, b.binding)]
+    editions.append((b.first_published, r.choice([p for p in PUBLISHERS if p != b.publisher]), "Hardcover"))
+    if r.random() < 0.4:  # a reprint newer than this edition: this one is then not the first row
+        date = ol_date(int(b.published[-4:]) + r.randint(1, 3), r.randint(1, 12), r.randint(1, 28))
+        editions.append((date, r.choice(PUBLISHERS), r.choice(BINDINGS)))
+    if r.random() < 0.5:
+        date = ol_date(r.randint(1990, 2017), r.randint(1, 12), r.randint(1, 28))
+        editions.append((date, r.choice(PUBLISHERS), r.choice(BINDINGS)))
+    editions.sort(key=lambda x: _ol_sort_key(x[0]), reverse=True)
+    rows = "".join(
+        f"<tr><td class='book-cover'><a href='/books/OL{n + 7 * i}M'><img "
+        f"src='https://covers.example/b/id/{n + i}-S.jpg' alt='Cover of: {e(b.title)}'></a></td>"
+        f"<td class='title'><a href='/books/OL{n + 7 * i}M/{e(b.slug)}'><strong>{e(b.title)}</strong></a>"
+        f"<br>{e(date)}, {e(pub)}<br>in English - {e(binding)}</td>"
+        "<td class='borrow'><a class='cta-btn cta-btn--unavailable' href='#'>Not in Library</a></td></tr>"
+        for i, (date, pub, binding) in enumerate(editions)
+    )
+    shops = (
+        "<li class='prices-betterworldbooks'><a class='link-box' href='https://shop.example/detail/-"
+        f"{b.isbn}'>Better World Books</a> <span class='price'>{e(b.price)}</span></li>"
+        "<li class='prices-amazon'><a class='link-box' href='https://amazon.example/dp/"
+        f"{_isbn10(b.isbn)}'>Amazon</a>"
+        + (f" <span class='price'>{e(b.list_price)}</span>" if _on_sale(b) else "")
+        + "</li><li class='prices-bookshop-org'><a class='link-box' href='/bookshop'>Bookshop.org</a></li>"
+    )
+    owners = _people(r, 2)
+    lists = "".join(
+        f"<li class='list-item'><a href='/people/u{i}/lists/OL{n + i}L'>{name}</a>"
+        f"<span class='list-owner'>from <a href='/people/u{i}'>{e(owner)}</a></span></li>"
+        for i, (name, owner) in enumerate(zip(["Want to Read", "Read in 2021"], owners, strict=True))
+    )
+
+    def section(heading: str, pairs: list[tuple[str, str]]) -> str:
+        dl = "".join(f"<dt>{k}</dt><dd class='object'>{v}</dd>" for k, v in pairs)
+        return f"<div class='section'><h3 class='list-heading'>{heading}</h3><dl class='meta'>{dl}</dl></div>"
+
+    notes = [("Series", e(b.series))] if b.series else []
+    if b.edition:
+        notes.append(("Edition", e(b.edition)))
+    notes.append(("Genre", "Fiction."))
+    physical = [("Format", e(b.binding)), ("Pagination", f"x, {b.pages} p. ;")]
+    physical.append(("Number of pages", f"<span itemprop='numberOfPages'>{b.pages}</span>"))
+    ids = [("Open Library", e(b.sku)), ("ISBN 10", _isbn10(b.isbn)), ("ISBN 13", b.isbn)]
+    ids += [("OCLC/WorldCat", str(n * 7 + 11)), ("LibraryThing", str(n // 3))]
+    omni = [
+        ("Publish Date", f"<span itemprop='datePublished'>{e(b.published)}</span>"),
+        (
+            "Publisher",
+            f"<span><a itemprop='publisher' href='/publishers/{e(b.publisher)}'>{e(b.publisher)}</a></span>",
+        ),
+        ("Language", "<span><a href='/languages/eng'><span itemprop='inLanguage'>English</span></a></span>"),
+        ("Pages", f"<span class='edition-pages'>{b.pages}</span>"),
+    ]
+    omniline = "".join(f"<div class='edition-omniline-item'><div>{k}</div>{v}</div>" for k, v in omni)
+    heading = (
+        f"<h1 class='work-title' itemprop='name'>{e(b.title)}</h1><h2 class='edition-byline'>by {byline}</h2>"
+    )
+    ratings = f"{3 + int(b.isbn[-1]) / 10:.1f}"
+    return _page(
+        "Open Library",
+        f"<meta property='books:isbn' content='{b.isbn}'>"
+        f"<meta property='og:title' content='{e(b.title)} by {e(', '.join(b.authors))}'>"
+        f"<link rel='canonical' href='/books/{e(b.sku)}/{e(b.slug)}'>"
+        "<style>.work-title-and-author.mobile{display:none}</style>"
+        "<div id='contentBody' class='work' itemscope itemtype='https://schema.org/Book'>"
+        f"<div class='work-title-and-author mobile'>{heading}</div>"
+        "<div class='workDetails'><div class='editionCover'>"
+        f"<img itemprop='image' src='https://covers.example/b/isbn/{b.isbn}-M.jpg' alt='Cover of: "
+        f"{e(b.title)}'></div><div class='cta-button-group'><a class='cta-btn cta-btn--shell' "
+        "href='#'>Want to Read</a></div><div class='cta-section'><h3 class='buy-options-header'>"
+        f"Buy this book</h3><ul class='buy-options-table'>{shops}</ul></div>"
+        f"<div class='editionAbout'><div class='work-title-and-author desktop'>{heading}</div>"
+        f"<div class='work-line'>An edition of <a href='/works/OL{n}W/{e(b.slug)}'>{e(b.title)}</a> "
+        f"({b.first_published[-4:]})</div>"
+        "<ul class='readers-stats' itemprop='aggregateRating' itemscope>"
+        f"<li class='avg-ratings'><span itemprop='ratingValue'>{ratings}</span> "
+        f"(<span itemprop='ratingCount'>{n % 90 + 3}</span> ratings)</li>"
+        f"<li>{n % 300 + 10} Want to read</li><li>{n % 17} Currently reading</li>"
+        f"<li>{n % 60 + 1} Have read</li></ul>"
+        f"<div class='edition-omniline'>{omniline}</div>"
+        "<div class='book-description'><p class='workDescription'>This edition doesn't have a "
+        "description yet. <a href='#edit'>Can you add one?</a></p></div>"
+        "<div class='editions-table'><h2>Showing "
+        f"{len(editions)} featured editions. <a href='#'>View all {len(editions)} editions?</a></h2>"
+        "<table id='editions'><thead><tr><th>Edition</th><th>Availability</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></div>"
+        "<div class='tab-section edition-info'><h2 class='details-title'>Book Details</h2>"
+        "<div class='section'><h3 class='list-heading'>Published in</h3>"
+        f"<div class='edition-publish-location'>{r_city(b)}</div></div>"
+        + section("Edition Notes", notes)
+        + section("Classifications", [("Dewey Decimal Class", f"813/.{n % 90 + 10}")])
+        + section("The Physical Object", physical)
+        + section("ID Numbers", ids)
+        + "</div><div class='lists'><h2>Lists</h2>"
+        f"<ul class='list-books'>{lists}</ul></div></div></div></div>",
+    )
+
+
+def bookshop_org(b: Book) -> str:
+    """An indie-bookshop marketplace: utility-class markup (the same classes on many unrelated
+    nodes), contributor links each followed by "(Author)", a row of format buttons (the
+    current one only told apart by its classes), the discounted price with the list price
+    struck on sale pages, then a "Product Details" dl whose "Price" row is the *list* price,
+    "Publish Date", "Type" (the binding), "EAN/UPC"; "About the Author" prose and praise quotes
+    naming other people, an "Also by <first author>" carousel and a "You may also like" carousel
+    of the same card shape. og: metas with the ISBN and the price first."""
+    r = random.Random(b.isbn + "bookshop")
+    on_sale = _on_sale(b)
+    amount = b.price.lstrip("$")
+    contributors = ", ".join(
+        f"<a class='text-gray-dark hover:underline' href='/contributors/{e(a.lower().replace(' ', '-'))}'>"
+        f"{e(a)}</a> <span class='text-gray-dark'>(Author)</span>"
+        for a in b.authors
+    )
+    formats = "".join(
+        f"<a class='{'bg-black text-white' if x == b.binding else 'bg-white text-black'} border px-3 py-1 "
+        f"mr-2 text-s' href='/p/books/{e(b.slug)}?format={i}'>{e(x)}</a>"
+        for i, x in enumerate(BINDINGS)
+    )
+    struck = f"<div class='text-s text-gray-dark line-through'>{e(b.list_price)}</div>" if on_sale else ""
+    details = [
+        ("Price", e(b.list_price if on_sale else b.price)),
+        ("Publisher", e(b.publisher)),
+        ("Publish Date", e(b.published)),
+        ("Pages", str(b.pages)),
+        ("Dimensions", f"5.4 X 8.2 X {b.pages / 400:.1f} inches | {b.pages / 600:.2f} pounds"),
+        ("Language", "English"),
+        ("Type", e(b.binding)),
+        ("EAN/UPC", b.isbn),
+        ("Bookshop ID", e(b.sku)),
+    ]
+    dl = "".join(f"<dt class='font-sans-bold'>{k}</dt><dd class='col-span-2'>{v}</dd>" for k, v in details)
+    cities = ", ".join(CITIES[(int(b.isbn[-3]) + i) % len(CITIES)] for i in range(2))
+    about = "".join(
+        f"<p class='mb-4'>{e(a)} is the author of <i>{e(b.related[i % len(b.related)][0])}</i>. "
+        f"{e(a.split()[0])} lives in {CITIES[(i + int(b.isbn[-2])) % len(CITIES)]}.</p>"
+        for i, a in enumerate(b.authors)
+    )
+    praise = "".join(
+        f"<p class='mb-4'>&ldquo;{q}&rdquo;<br>--{e(who)}, author of <i>{e(t)}</i></p>"
+        for q, who, (t, _a, _p) in zip(
+            ["Gripping from the first page to the last.", "A quiet, luminous book."],
+            _people(r, 2),
+            b.related,
+            strict=False,
+        )
+    )
+
+    def card(i: int, t: str, a: str, p: str) -> str:
+        return (
+            "<div class='w-1/2 md:w-1/4 px-2 booklist-book'>"
+            f"<a href='/p/books/r{i}'><img class='shadow' src='/img/r{i}.jpg' alt='{e(t)}'></a>"
+            f"<h3 class='text-s font-sans-bold leading-tight'><a href='/p/books/r{i}'>{e(t)}</a></h3>"
+            f"<p class='text-s text-gray-dark'>{e(a)}</p><p class='text-s font-sans-bold'>{e(p)}</p></div>"
+        )
+
+    also_by = "".join(
+        card(i, t, b.authors[0], _other_price(b, i + 1)) for i, (t, _a, _p) in enumerate(b.related[:2])
+    )
+    like = "".join(card(10 + i, t, a, p) for i, (t, a, p) in enumerate(b.related))
+    return _page(
+        "Bookshop.org",
+        f"<meta property='og:title' content='{e(b.title)} by {e(', '.join(b.authors))}'>"
+        f"<meta property='og:url' content='https://bookshop.example/p/books/{e(b.slug)}/{_product_number(b)}"
+        f"?ean={b.isbn}'><meta property='product:price:amount' content='{e(amount)}'>"
+        "<nav class='text-s mb-4'><a href='/'>Home</a> / <a href='/categories/fiction'>Fiction</a> / "
+        "<a href='/categories/fantasy'>Fantasy</a></nav>"
+        "<div class='flex flex-wrap'><div class='w-full md:w-1/3 px-4'>"
+        f"<img class='w-full shadow' src='/img/{b.isbn}.jpg' alt='{e(b.title)}'></div>"
+        "<div class='w-full md:w-2/3 px-4'>"
+        f"<h1 class='mb-2 text-4xl leading-tight font-serif-bold'>{e(b.title)}</h1>"
+        f"<h3 class='mb-4 text-l font-sans'>{contributors}</h3>"
+        f"<div class='flex mb-4'>{formats}</div>"
+        f"<div class='mb-4'><div class='pb-1 text-xl font-sans-bold'>{e(b.price)}</div>{struck}</div>"
+        "<form action='/cart/add' method='post' class='mb-4'>"
+        f"<input type='hidden' name='ean' value='{b.isbn}'>"
+        "<button class='w-full bg-black text-white py-2 font-sans-bold'>Add to cart</button></form>"
+        "<p class='text-s text-gray-dark mb-4'>Available</p>"
+        "<p class='text-s mb-4'>This purchase supports independent bookstores near you.</p>"
+        "<div class='mb-8'><h3 class='mb-2 text-lg font-sans-bold'>Description</h3>"
+        f"<p class='mb-4'>From the author of <i>{e(b.related[0][0])}</i>, a novel set between {cities}."
+        "</p></div>"
+        "<div class='mb-8'><h3 class='mb-2 text-lg font-sans-bold'>Product Details</h3>"
+        f"<dl class='grid grid-cols-3 gap-x-4 gap-y-1 text-s'>{dl}</dl>"
+        "<p class='mt-2 text-s'>BISAC Categories: <a href='/b/fic009000'>Fiction - Fantasy - General</a></p>"
+        "</div>"
+        f"<div class='mb-8'><h3 class='mb-2 text-lg font-sans-bold'>About the Author</h3>{about}</div>"
+        f"<div class='mb-8'><h3 class='mb-2 text-lg font-sans-bold'>Praise For&hellip;</h3>{praise}</div>"
+        "</div></div>"
+        f"<div class='mb-8'><h2 class='mb-4 text-2xl font-serif-bold'>Also by {e(b.authors[0])}</h2>"
+        f"<div class='flex flex-wrap -mx-2'>{also_by}</div></div>"
+        "<div class='mb-8'><h2 class='mb-4 text-2xl font-serif-bold'>You may also like</h2>"
+        f"<div class='flex flex-wrap -mx-2'>{like}</div></div>",
+    )
+
+
+def _product_number(b: Book) -> int:
+    """A number for a product URL, from the ISBN (the shop's own product number is not shown)."""
+    return int(b.isbn[-8:]) + 17
+
+
+AUTEUR_ROLLEN = ["Hoofdauteur", "Tweede Auteur", "Derde Auteur", "Vierde Auteur"]
+
+
+def _bol_price(price: str, cls: str) -> str:
+    """A "12,99" price drawn the retailer's way: the cents in a superscript after the comma."""
+    whole, cents = price.split(",")
+    return (
+        f"<span class='{cls}' data-test='price'>{e(whole)},"
+        f"<sup class='promo-price__fraction' data-test='price-fraction'>{e(cents)}</sup></span>"
+    )
+
+
+def bol_product(b: Book) -> str:
+    """A Dutch retailer's product page: JSON-LD first, the title span in the h1, "Auteur:" with
+    party links, an unlabelled small-specs list ("Engels", binding, ISBN, "320 pagina's"), a
+    buy block with the price as "12,<sup>99</sup>" (no currency sign), a struck list price on sale
+    pages, the seller and "Andere verkopers ... vanaf € x", then "Specificaties" as groups of
+    dt/dd rows: "Productinformatie" (Bindwijze, Verschijningsdatum, Druk, Reeks...), "Betrokkenen"
+    with one row per author labelled "Hoofdauteur"/"Tweede Auteur"/... followed by the
+    "Hoofduitgever" row of the same shape, "Overige kenmerken", "EAN"; reviews with dates of the
+    same format, and an "Anderen bekeken ook" carousel whose prices use the same price markup."""
+    r = random.Random(b.isbn + "bol")
+    pid = 9200000000000 + int(b.isbn[-9:])
+    data = json.dumps(
+        {
+            "@context": "https://schema.org",
+            "@type": "Book",
+            "name": b.title,
+            "isbn": b.isbn,
+            "author": [{"@type": "Person", "name": a} for a in b.authors],
+            "bookFormat": b.binding,
+            "offers": {"@type": "Offer", "price": b.price.replace(",", "."), "priceCurrency": "EUR"},
+        },
+        ensure_ascii=False,
+    ).replace("</", "<\\/")
+    party = ", ".join(
+        f"<a data-role='AUTHOR' data-test='party-link' href='/nl/nl/s/?searchtext={e(a)}'>{e(a)}</a>"
+        for a in b.authors
+    )
+    small = [
+        "Engels",
+        e(b.binding),
+        b.isbn,
+        f"{b.pages} pagina's",
+    ]
+    small_specs = "".join(f"<li><span>{x}</span></li>" for x in small)
+    struck = (
+        f" <del class='buy-block__list-price' data-test='list-price'>{e(b.list_price)}</del>"
+        if _on_sale(b)
+        else ""
+    )
+    others = f"{float(b.price.replace(',', '.')) * 0.92:.2f}".replace(".", ",")
+
+    def group(title: str, rows: list[tuple[str, str]]) -> str:
+        body = "".join(
+            f"<div class='specs__row'><dt class='specs__title'>{k}</dt>"
+            f"<dd class='specs__value'>{v}</dd></div>"
+            for k, v in rows
+        )
+        return f"<h3 class='specs__heading'>{title}</h3><dl class='specs__list'>{body}</dl>"
+
+    info = [("Bindwijze", e(b.binding)), ("Verschijningsdatum", e(b.published))]
+    if b.edition:
+        info.append(("Druk", e(b.edition)))
+    info += [("Illustraties", "Nee"), ("Aantal pagina's", str(b.pages)), ("Taal", "en")]
+    if b.series:
+        info.append(("Reeks", e(b.series)))
+    people = [
+        (AUTEUR_ROLLEN[i], f"<a href='/nl/nl/b/{i}/' data-role='AUTHOR'>{e(a)}</a>")
+        for i, a in enumerate(b.authors)
+    ]
+    people.append(
+        ("Hoofduitgever", f"<a href='/nl/nl/b/uitgever/' data-role='PUBLISHER'>{e(b.publisher)}</a>")
+    )
+    other = [("Extra groot lettertype", "Nee"), ("Product breedte", f"{120 + b.pages % 40} mm")]
+    other += [
+        ("Product hoogte", f"{10 + b.pages // 30} mm"),
+        ("Artikelnummer", e(b.sku)),
+        ("Studieboek", "Nee"),
+    ]
+    specs = (
+        group("Productinformatie", info)
+        + group("Betrokkenen", people)
+        + group("Overige kenmerken", other)
+        + group("EAN", [("EAN", b.isbn)])
+    )
+    reviews = "".join(
+        f"<li class='review'><strong class='review__title'>{t}</strong><ul class='review-metadata'>"
+        f"<li class='review-metadata__item'>{e(who)}</li><li class='review-metadata__item'>"
+        f"{dash_dmy(r.randint(2019, 2023), r.randint(1, 12), r.randint(1, 28))}</li></ul>"
+        f"<p class='review__body'>{body}</p></li>"
+        for t, who, body in zip(
+            ["Prachtig boek", "Aanrader"],
+            _people(r, 2),
+            ["Heel mooi geschreven, in één adem uitgelezen.", "Snel geleverd en goed verpakt."],
+            strict=True,
+        )
+    )
+    carousel = "".join(
+        f"<li class='product-item--column'><div class='product-item__content'><a class='product-title' "
+        f"href='/nl/nl/p/{i}/'>{e(t)}</a><ul class='product-creator'><li><a href='/nl/nl/b/r{i}/'>{e(a)}</a>"
+        f"</li></ul><div class='product-prices'>{_bol_price(p, 'promo-price')}</div></div></li>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    return _page(
+        "bol.",
+        f"<script type='application/ld+json'>{data}</script>"
+        "<div class='constrain constrain--contain'><ul class='breadcrumbs' data-test='breadcrumb'>"
+        "<li><a href='/nl/nl/menu/categorieen/'>Boeken</a></li><li><a href='/nl/nl/l/engelse-boeken/'>"
+        "Engelse boeken</a></li><li><a href='/nl/nl/l/fantasy/'>Fantasy</a></li></ul>"
+        f"<div class='pdp-header' data-product-id='{pid}'><h1 class='page-heading'>"
+        f"<span class='u-mr--xs' data-test='title'>{e(b.title)}</span></h1>"
+        "<div class='pdp-header__meta'><div class='pdp-header__meta-item' data-test='rating'>"
+        f"<div class='star-rating' title='Gemiddeld {3 + pid % 20 / 10:.1f} van de 5 sterren'></div>"
+        f"<a href='#reviews'>{pid % 40 + 2} reviews</a></div>"
+        f"<div class='pdp-header__meta-item'>Auteur: {party}</div></div>"
+        f"<ul class='product-small-specs'>{small_specs}</ul></div>"
+        f"<div class='buy-block'><input type='hidden' name='productId' value='{pid}'>"
+        f"<div class='buy-block__prices'>{_bol_price(b.price, 'promo-price')}{struck}</div>"
+        "<div class='buy-block__highlight' data-test='delivery-highlight'>Voor 23:59 uur besteld, "
+        "morgen in huis</div><div class='buy-block__seller'><span>Verkoop door</span> "
+        "<a class='buy-block__seller-name' href='/nl/nl/v/bol/'>bol</a></div>"
+        "<button class='buy-block__cta' data-test='add-to-cart'>In winkelwagen</button>"
+        f"<a class='buy-block__alternatives' href='/nl/nl/prijsoverzicht/{pid}/'>Andere verkopers (3) "
+        f"vanaf € {e(others)}</a></div>"
+        "<div class='product-description'><h2>Samenvatting</h2>"
+        f"<p>Een roman over {e(b.title.lower())}.</p></div>"
+        f"<div class='specs' data-test='specifications'><h2>Specificaties</h2>{specs}</div>"
+        f"<div id='reviews' class='reviews'><h2>Reviews</h2><ul class='reviews-list'>{reviews}</ul></div>"
+        "<div class='slot slot--recommendations'><h2>Anderen bekeken ook</h2>"
+        f"<ul class='product-carousel'>{carousel}</ul></div></div>",
+    )
+
+
+def _yuan(price: str) -> float:
+    return float(price.lstrip("¥"))
+
+
+def dangdang_product(b: Book) -> str:
+    """A Chinese bookshop: the product info in a script and hidden inputs first, the title in the
+    h1 and again in its title attribute, one "messbox" line of spans "作者:<a>A</a>,<a>B</a> 著",
+    "出版社:<a>",
+    "出版时间:2019年05月" (year and month only), the 当当价 with a yen span before the amount,
+    a discount and a 定价 list price, an e-book price; then a key list of "label：value" items
+    with a 印刷时间 printing date that *starts with* the publication month ("2019年05月01日"),
+    包 装 (the binding), the ISBN and the product code; author notes naming the authors again,
+    reviews, and "customers also bought" cards whose prices are split into sign, digits and tail."""
+    r = random.Random(b.isbn + "dangdang")
+    pid = 29000000 + int(b.isbn[-6:])
+    info = json.dumps(
+        {
+            "productId": str(pid),
+            "productName": b.title,
+            "author": ",".join(b.authors),
+            "publisher": b.publisher,
+            "isbn": b.isbn,
+            "salePrice": b.price.lstrip("¥"),
+        },
+        ensure_ascii=False,
+    ).replace("</", "<\\/")
+    authors = ",".join(
+        f"<a href='http://search.example/?key2={e(a)}&amp;medium=01' target='_blank' dd_name='作者'>"
+        f"{e(a)}</a>"
+        for a in b.authors
+    )
+    price, list_price = _yuan(b.price), _yuan(b.list_price)
+    discount = f"{price / list_price * 10:.1f}折"
+    ebook = f"{price * 0.6:.2f}"
+    year, month = b.published[:4], b.published[5:7]
+    keys = [
+        ("版 次", "1" if not b.edition else e(b.edition)),
+        ("页 数", str(b.pages)),
+        ("印刷时间", f"{year}年{month}月{r.randint(1, 28):02d}日"),
+        ("开 本", r.choice(["16开", "32开"])),
+        ("纸 张", "胶版纸"),
+        ("包 装", e(b.binding)),
+        ("是否套装", "否"),
+        ("国际标准书号ISBN", b.isbn),
+        ("商品编码", e(b.sku)),
+    ]
+    if b.series:
+        keys.append(("丛书名", e(b.series)))
+    key_list = "".join(f"<li>{k}：{v}</li>" for k, v in keys)
+    notes = "".join(
+        f"<p>{e(a)}，著名作家，现居{CITIES[i % len(CITIES)]}。</p>" for i, a in enumerate(b.authors)
+    )
+    reviews = "".join(
+        f"<div class='comment_items'><div class='items_left_pic'><span class='name'>{e(who)}</span></div>"
+        f"<div class='items_right'><div class='describe_detail'><span>{text}</span></div>"
+        f"<div class='starline'><span>{r.randint(2019, 2023)}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d} "
+        f"{r.randint(0, 23):02d}:{r.randint(0, 59):02d}:00</span></div></div></div>"
+        for who, text in zip(_people(r, 2), ["包装很好，物流很快。", "内容精彩，值得一读。"], strict=True)
+    )
+
+    def split_price(p: str) -> str:
+        whole, tail = p.lstrip("¥").split(".")
+        return (
+            "<p class='price'><span class='rob'><span class='sign'>¥</span>"
+            f"<span class='num'>{whole}</span><span class='tail'>.{tail}</span></span></p>"
+        )
+
+    also = "".join(
+        f"<li><p class='pic'><a href='/p/{pid + i + 1}.html' title='{e(t)}'><img alt='{e(t)}'></a></p>"
+        f"<p class='name'><a href='/p/{pid + i + 1}.html' title='{e(t)}'>{e(t)}</a></p>"
+        f"<p class='author'>{e(a)} 著</p>{split_price(p)}</li>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    return _page(
+        "当当",
+        f"<script type='text/javascript'>var prodSpuInfo = {info};</script>"
+        f"<input type='hidden' id='pid' value='{pid}'><input type='hidden' id='isbn' value='{b.isbn}'>"
+        "<div class='breadcrumb' id='breadcrumb'><a href='/book'>图书</a>&gt;<a href='/cp01.03'>小说</a>"
+        "&gt;<a href='/cp01.03.30'>外国小说</a></div>"
+        "<div class='product_main clearfix'><div class='show_info'>"
+        f"<div class='name_info' ddt-pit='1' dd_name='顶部标题'><h1 title='{e(b.title)}'> {e(b.title)} </h1>"
+        "<h2><span class='head_title_name'>（当当独家定制版）</span></h2></div>"
+        "<div class='messbox_info'>"
+        f"<span class='t1' id='author' dd_name='作者'>作者:{authors} 著</span>"
+        f"<span class='t1' dd_name='出版社'>出版社:<a href='/pub/{e(b.publisher)}' target='_blank' "
+        f"dd_name='出版社'>{e(b.publisher)}</a></span>"
+        f"<span class='t1'>出版时间:{e(b.published)}&nbsp;</span></div>"
+        f"<div class='pinglun'><span class='star'></span><a id='comm_num_down' dd_name='评论数'>"
+        f"{pid % 5000 + 12}</a>条评论</div>"
+        "<div class='price_info clearfix' id='product_info'><div class='price_pc' id='pc-price'>"
+        "<div class='price_d'><p class='t' id='dd-price-text'>当当价</p>"
+        f"<p id='dd-price'><span class='yen'>¥</span>{price:.2f}</p></div>"
+        f"<div class='price_zhe' id='dd-zhe'>({discount})</div>"
+        "<div class='price_m' id='original-price'><p class='t'>定价</p>"
+        f"<span class='yen'>¥</span>{list_price:.2f}</div></div>"
+        f"<div class='price_e' id='e-book-price'>电子书价 <span class='yen'>¥</span>{ebook}</div></div>"
+        "<div class='buy_box'><a class='btn_cart' id='part_buy_button' href='#'>加入购物车</a></div>"
+        "</div></div>"
+        "<div id='detail_describe' class='pro_content'><ul class='key clearfix'>"
+        f"{key_list}<li class='clearfix fenlei' dd_name='详情所属分类'><span class='lbl'>所属分类：</span>"
+        "<span class='lie'><a href='/book'>图书</a>&gt;<a href='/cp01.03'>小说</a></span></li></ul></div>"
+        f"<div id='authorIntroduction' class='section'><div class='title'>作者简介</div>{notes}</div>"
+        f"<div id='comment_list' class='section'><div class='title'>商品评论</div>{reviews}</div>"
+        "<div id='alsoBuy' class='section'><div class='title'>购买了该商品的顾客还购买了</div>"
+        f"<ul class='list_alsoBuy'>{also}</ul></div>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -1721,13 +2214,19 @@ TUNING = [
     SiteStyle("ebay", ebay_item, us_date, "$"),
     SiteStyle("googlebooks", google_books, uk_date, "£ "),
     SiteStyle("jd", jd_item, cn_date, "¥"),
-]
-# Batch 12, written after all of the above were used for tuning; only scored.
-HELD_OUT = [
+    # Held-out batch 12; scored once, then looked at and one fix was made on them.
     SiteStyle("fnac", fnac_product, slash_dmy, "€"),
     SiteStyle("bn", barnes_noble, us_numeric, "$"),
     SiteStyle("abebooks", abebooks, year_only, "US$ "),
     SiteStyle("ozon", ozon_product, ru_date, "₽"),
+]
+# Held-out batch 13, written after all of the above were used for tuning, without reading the
+# learner's code; only scored.
+HELD_OUT = [
+    SiteStyle("openlibrary", open_library, ol_date, "$"),
+    SiteStyle("bookshop", bookshop_org, us_date, "$"),
+    SiteStyle("bol", bol_product, dash_dmy, ","),
+    SiteStyle("dangdang", dangdang_product, cn_month, "¥"),
 ]
 
 
