@@ -15,7 +15,7 @@ import pytest
 
 from browsercrawl.config import load_job
 from browsercrawl.engine import api_template as tpl
-from browsercrawl.engine.api_shortcut import _Sample, learn_early, predict
+from browsercrawl.engine.api_shortcut import UNDERIVED_JSON, _Sample, learn_early, predict
 from browsercrawl.engine.crawler import Crawler
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.options import CrawlOptions
@@ -329,6 +329,17 @@ def test_samples_that_agree_decide_early_and_one_that_varies_asks_for_more():
     varied = _sample(7, shown="Thing 7 has 9 parts, 2 spare")
     assert learn_early([_sample(1), _sample(2), varied]) == (None, "")
     assert predict(recipe, _sample(7, shown="Thing 7 has many parts")) is not None
+
+
+def test_json_whose_url_follows_from_no_sample_decides_at_once():
+    """Opaque JSON URLs (a hash per page): more samples cannot make them derivable, so the third
+    sample settles the shape instead of rendering up to ``api_shortcut_samples`` of them."""
+    def opaque(i: int) -> _Sample:
+        s = _sample(i)
+        return _Sample(s.url, s.shell, s.rendered, [(f"http://x/blob/{i * 2654435761 & 0xffffffff:08x}.json",
+                                                     s.captured[0][1])], frozenset())
+
+    assert learn_early([opaque(1), opaque(2), opaque(7)]) == (None, UNDERIVED_JSON)
 
 
 @pytest.mark.browser

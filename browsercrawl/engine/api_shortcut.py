@@ -61,6 +61,7 @@ FIRST_CHECK = 5  # the shape's 5th page built from JSON is rendered too, then th
 # (a page it has not seen) is taken without waiting for ``api_shortcut_samples`` of them.
 MIN_SAMPLES = 3
 MAX_JSON_BYTES = 5_000_000
+UNDERIVED_JSON = "the page's content comes from JSON whose URL does not follow from the page URL"
 MAX_HTML_LEARNED = 300_000  # characters of rendered HTML a template is learned for
 _CAPTURE_SECONDS = 5.0  # reading the captured JSON bodies after the snapshot
 
@@ -272,7 +273,7 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
     used = set().union(*(tpl.uses(t) for t in made.values() if t is not None))
     keys = {p[1] for p in used if p[0] == "json"}
     if any(k.startswith("x:") for k in keys):
-        return None, "the page's content comes from JSON whose URL does not follow from the page URL"
+        return None, UNDERIVED_JSON
     if not keys:
         return None, "the rendered content does not come from JSON answers"
     html = made["html"]
@@ -284,13 +285,20 @@ def learn(samples: list[_Sample]) -> tuple[Recipe | None, str]:
 
 
 def learn_early(samples: list[_Sample]) -> tuple[Recipe | None, str]:
-    """A recipe before ``api_shortcut_samples`` renders, only when the one learned from all but the
-    last sample writes the last one exactly (it predicted a page it had not seen); then the
-    recipe of all of them. None otherwise (the caller keeps sampling)."""
-    recipe, _ = learn(samples[:-1])
-    if recipe is None or predict(recipe, samples[-1]) is not None:
+    """A verdict before ``api_shortcut_samples`` renders, or (None, "") to keep sampling.
+
+    A recipe only when the one learned from all but the last sample writes the last one exactly
+    (it predicted a page it had not seen). No recipe, at once, when the content comes from a JSON
+    answer whose URL no sample's URL or shell writes: each further sample is one more URL the
+    template must write, so more renders cannot make it derivable, and on a site like that every
+    sampled page is a full settle wait, a JSON read and a shell fetch the crawl does not need."""
+    recipe, why = learn(samples)
+    if recipe is None:
+        return None, why if why == UNDERIVED_JSON else ""
+    earlier, _ = learn(samples[:-1])
+    if earlier is None or predict(earlier, samples[-1]) is not None:
         return None, ""
-    return learn(samples)
+    return recipe, ""
 
 
 def predict(recipe: Recipe, sample: _Sample) -> str | None:
@@ -542,7 +550,7 @@ class ApiShortcut:
                 recipe, why = await asyncio.to_thread(learn if final else learn_early, sh.samples)
             finally:
                 sh.deciding = False
-            if recipe is None and not final:
+            if recipe is None and not final and not why:
                 return  # the new sample varies from what the others taught: more samples
             if recipe is not None:
                 sh.state, sh.recipe = "shortcut", recipe
