@@ -123,3 +123,34 @@ def test_each_extra_sample_only_removes_paths_that_worked_by_chance():
     for s, v in zip(samples, values, strict=True):
         assert three.wrapper.apply(s) == v
     assert two.wrapper.apply(samples[0]) == values[0]
+
+
+def _shop_page(i: int, on_sale: bool, struck: str, details_first: bool = False) -> str:
+    """A product page: the price a buyer pays (with the old one crossed out on sale pages), and a
+    details list whose "Price" row is always the list price, after the price or before it."""
+    listed = f"${20 + i}.99"
+    paid = f"${12 + i}.49" if on_sale else listed
+    old = struck.format(listed) if on_sale else ""
+    buy = f"<div class='buy'><div class='amount'>{paid}</div>{old}</div>"
+    details = (f"<dl class='details'><dt>Pages</dt><dd>{100 + i}</dd><dt>Price</dt><dd>{listed}</dd>"
+               f"<dt>Format</dt><dd>Paperback</dd></dl>")
+    return f"<html><body><h1>Book {i}</h1>{details + buy if details_first else buy + details}</body></html>"
+
+
+@pytest.mark.parametrize("details_first", [False, True])
+@pytest.mark.parametrize("struck", [
+    "<del>{}</del>",
+    "<div class='text-gray line-through'>{}</div>",
+    "<span style='text-decoration: line-through'>{}</span>",
+    "<span class='old-price'>{}</span>",
+])
+def test_a_value_the_unseen_pages_cross_out_is_not_the_price(struck, details_first):
+    """Two full-price samples agree on the top price and the details' list price alike; on the
+    unseen sale pages the details' value is the one shown crossed out, so it is not the price."""
+    samples = [_shop_page(i, False, struck, details_first) for i in (1, 3)]
+    values = [{"price": f"${20 + i}.99"} for i in (1, 3)]
+    unseen = [_shop_page(i, i % 2 == 0, struck, details_first) for i in range(4, 14)]
+    result = learn_wrapper(samples, values, cluster_pages=unseen)
+    for i in (6, 8, 9):
+        got = result.wrapper.apply(_shop_page(i, i % 2 == 0, struck, details_first))["price"]
+        assert got == (f"${12 + i}.49" if i % 2 == 0 else f"${20 + i}.99"), (i, result.wrapper)

@@ -9,12 +9,18 @@ from functools import cached_property
 
 from lxml import etree
 
-from browsercrawl.wrappers.model import _SKIP, TextIndex, parse_html
+from browsercrawl.wrappers.model import _SKIP, TextIndex, norm, parse_html
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 # Utility classes that hide a block in every common CSS framework.
 _HIDDEN_CLASSES = {"hidden", "d-none", "hide", "is-hidden", "visually-hidden", "sr-only", "invisible"}
 _NEVER_SHOWN = {"meta", "input", "link", "title"}
+# A value drawn crossed out: the old price beside the one a buyer pays. By tag, inline style, or
+# the class names shops and CSS frameworks give it (Tailwind ``line-through``, Bootstrap
+# ``text-decoration-line-through``, "was/old/compare-at price").
+_STRUCK_TAGS = {"del", "s", "strike"}
+_STRUCK_CLASS = re.compile(
+    r"line-?through|strike|\b(?:was|old|compare-?at)[-_]?price\b|\bprice[-_]{1,2}(?:was|old|compare)", re.I)
 
 
 def ancestors_or_self(el: etree._Element | None) -> Iterable[etree._Element]:
@@ -76,6 +82,18 @@ class Page:
     def tag_paths(self) -> set[tuple[str, ...]]:
         """Every element's tag path (learning compares samples' trees; healing never needs it)."""
         return {tag_path(e) for e in self.elements}
+
+    @cached_property
+    def struck(self) -> frozenset[str]:
+        """Normalised texts the page shows crossed out (an old price): not the page's value."""
+        out = set()
+        for el in self.elements:
+            if (el.tag in _STRUCK_TAGS or "line-through" in (el.get("style") or "")
+                    or _STRUCK_CLASS.search(el.get("class") or "")):
+                text = norm("".join(el.itertext()))
+                if text:
+                    out.add(text)
+        return frozenset(out)
 
     def is_hidden(self, el: etree._Element) -> bool:
         """A person does not read it: hidden itself or inside a hidden block."""

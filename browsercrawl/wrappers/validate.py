@@ -125,6 +125,7 @@ class ClusterCheck:
     of_kind: int
     multi: int  # pages where a list rule found two values or more
     labelled: int = -1  # pages where the node's label is the samples' (-1: no label to check)
+    struck: int = 0  # pages that show the value crossed out (an old price): it is not theirs
 
     @property
     def found_rate(self) -> float:
@@ -142,9 +143,17 @@ class ClusterCheck:
     def label_rate(self) -> float:
         return 1.0 if self.labelled < 0 else self.labelled / self.found if self.found else 0.0
 
+    @property
+    def struck_rate(self) -> float:
+        return self.struck / self.found if self.found else 0.0
+
     def quality(self) -> float:
-        """Share of unseen pages where it found a value of the right kind beside the right label."""
-        return self.found_rate * self.kind_rate * self.label_rate if self.pages else 1.0
+        """Share of unseen pages where it found a value of the right kind beside the right label,
+        and not one the page crosses out (two samples at full price cannot tell the price a buyer
+        pays from a list price shown elsewhere; the sale pages among the unseen ones can)."""
+        if not self.pages:
+            return 1.0
+        return self.found_rate * self.kind_rate * self.label_rate * (1.0 - self.struck_rate)
 
 
 def first_node(rule: FieldRule, page: Page) -> etree._Element | None:
@@ -160,7 +169,7 @@ def check_on_cluster(
     rule: FieldRule, pages: Sequence[Page], kind: str | None, label: str | None = None
 ) -> ClusterCheck:
     """``label``: the text before the value on the samples (``Edition``), when they agree on one."""
-    found = of_kind = multi = labelled = 0
+    found = of_kind = multi = labelled = struck = 0
     seen: set[str] = set()
     for page in pages:
         got: Value = rule.extract(page.root, page.texts)
@@ -168,13 +177,18 @@ def check_on_cluster(
         if not values:
             continue
         found += 1
-        multi += len(values) > 1
+        # Values the page crosses out (an old price beside the new one) are neither the field's
+        # value nor more items of a list.
+        live = [v for v in values if v not in page.struck]
+        multi += len(live) > 1
+        struck += len(live) < len(values)
         seen.add("\x1f".join(values))
         of_kind += all(has_kind(v, kind) for v in values)
         if label is not None:
             node = first_node(rule, page)
             labelled += node is not None and text_label(node, page) == label
-    return ClusterCheck(len(pages), found, len(seen), of_kind, multi, labelled if label is not None else -1)
+    return ClusterCheck(len(pages), found, len(seen), of_kind, multi, labelled if label is not None else -1,
+                        struck)
 
 
 @dataclass
