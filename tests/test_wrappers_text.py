@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from browsercrawl.wrappers import Wrapper, learn_wrapper
+from browsercrawl.wrappers.model import FieldRule
 
 
 def details(publisher: str, edition: str | None = None) -> str:
@@ -79,3 +80,14 @@ def test_a_title_with_and_in_it_stays_one_value():
     result = learn_wrapper(samples, [{"title": "Night Harbor"}, {"title": "Iron Salt"}], cluster_pages=others)
     assert not result.wrapper.rules[0].many
     assert result.wrapper.apply(page("War and Peace")) == {"title": "War and Peace"}
+
+
+def test_a_value_cut_out_of_a_link_is_decoded_however_the_page_wrote_the_url():
+    """A redesigned page serialised by another tool writes ``/pub/Penguin%20Books`` where the old
+    one wrote a raw space: the publisher read from the link stays "Penguin Books"."""
+    rule = FieldRule("publisher", "href", "span.pub > a", regex="^/pub/(.+?)$")
+    wrapper = Wrapper([rule])
+    for href in ("/pub/Penguin Books", "/pub/Penguin%20Books", "/pub/Caf%C3%A9%20Press"):
+        page = f"<html><body><span class='pub'>Publisher: <a href='{href}'>x</a></span></body></html>"
+        want = "Café Press" if "Caf" in href else "Penguin Books"
+        assert wrapper.apply(page) == {"publisher": want}

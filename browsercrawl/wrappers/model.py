@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import unquote, urljoin
 
 import lxml.html
 from cssselect import HTMLTranslator
@@ -191,6 +191,10 @@ class FieldRule:
             if not m:
                 return None
             raw = norm(m.group(1) if m.groups() else m.group(0))
+            if self.part in _URL_ATTRS:
+                # A value cut out of a URL is written URL-encoded there ("/pub/Penguin%20Books"),
+                # or not, depending on who serialised the page; the value is what it decodes to.
+                raw = norm(unquote(raw))
         return raw or None
 
     def extract_with(
