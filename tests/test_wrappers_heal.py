@@ -130,3 +130,29 @@ def test_a_field_learned_in_a_hidden_tab_is_relocated_among_hidden_nodes():
         "sku": "BK-306",
     }
     assert healer.repairs
+
+
+BINDINGS = ("Hardcover", "Paperback", "Board Book")
+
+
+def _specs_page(i: int, reordered: bool = False) -> str:
+    """Unlabelled small specs (language, binding, pages); the binding's only "label" is the
+    language item before it, and a redesign moves the page count between them."""
+    binding = BINDINGS[i % 3]
+    items = ["English", binding, f"{100 + 7 * i} pages"]
+    if reordered:
+        items = [items[0], items[2], items[1]]
+    lis = "".join(f"<li><span>{x}</span></li>" for x in items)
+    return f"<html><body><h1>Book {i}</h1><ul class='specs'>{lis}</ul><p>No. {i:05d}</p></body></html>"
+
+
+def test_a_field_whose_path_now_finds_a_value_of_another_kind_is_relocated():
+    """After the reorder the old path still finds something ("121 pages"), but not a name like
+    the binding it learned: the field is healed although its path is not empty."""
+    values = [{"binding": BINDINGS[1]}, {"binding": BINDINGS[2]}]
+    unseen = [_specs_page(i) for i in range(3, 12)]
+    result = learn_wrapper([_specs_page(1), _specs_page(2)], values, cluster_pages=unseen)
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in range(12, 18):
+        assert healer.apply(_specs_page(i, reordered=True))["binding"] == BINDINGS[i % 3]
+    assert healer.repairs

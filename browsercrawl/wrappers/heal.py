@@ -217,12 +217,13 @@ def relocate(
         not alike
         and fp.get("label")
         and _label_on_page(fp["label"], page)
-        and not rule.extract(page.root, page.texts)  # its path still finds one: keep that
+        and not _finds_its_kind(rule, page, fp)  # its path still finds one: keep that
     ):
         # The label is still on the page but no longer beside a value like the field's (a
-        # wrapper div took the "label" away) and the path finds nothing: judged without the
-        # label, by a stricter measure. An optional field whose label is gone from the page is
-        # still not relocated, nor one whose path still finds a value (blocks only reordered).
+        # wrapper div took the "label" away, or reordered items moved it) and the path finds
+        # nothing, or a value of another kind: judged without the label, by a stricter measure.
+        # An optional field whose label is gone from the page is still not relocated, nor one
+        # whose path still finds a value of its kind (blocks only reordered).
         loose = {**fp, "label": None}
         alike = [a for a in _alike(rule, page, visible, taken, loose, labelled) if a[0] >= LOOSE_SIMILARITY]
         found = _relocated(rule, page, alike, anchors, loose) if alike else None
@@ -235,6 +236,13 @@ def relocate(
 
 
 LOOSE_SIMILARITY = 0.8  # without the fingerprint's label, a node must be this alike
+
+
+def _finds_its_kind(rule: FieldRule, page: Page, fp: dict) -> bool:
+    """The rule's path still finds values, all of the fingerprint's kind."""
+    got = rule.extract(page.root, page.texts)
+    values = got if isinstance(got, list) else [got] if got else []
+    return bool(values) and all(has_kind(v, fp.get("kind")) for v in values)
 
 
 def _label_on_page(label: str, page: Page) -> bool:
