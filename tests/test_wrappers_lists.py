@@ -102,3 +102,29 @@ def test_a_written_list_after_a_word_is_cut_out_before_it_is_split() -> None:
     result = learn_wrapper(samples, [{"authors": "Ann Lee"}, {"authors": "Dee Fox"}], cluster_pages=others)
     assert result.wrapper.apply(others[0]) == {"authors": ["Eve Gold", "Fay R. Hill"]}
     assert result.wrapper.apply(others[2]) == {"authors": ["Hal Jones", "Ida King", "Jo Lam"]}
+
+
+def _details(publisher: str, series: str | None) -> str:
+    rows = [("ISBN-13:", "9780000000001"), ("Publisher:", f"<a href='/p'>{publisher}</a>")]
+    if series:
+        rows.append(("Series:", f"<a href='/s'>{series}</a>"))
+    rows.append(("Pages:", "320"))
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"<html><body><h1>T</h1><table><tbody>{table}</tbody></table></body></html>"
+
+
+def test_links_in_rows_under_two_labels_are_two_fields_not_one_list() -> None:
+    """A "Publisher:" link and a "Series:" link two rows apart look the same, but each row has
+    its own label: the run of rows is a table of facts, so the publisher stays single (both
+    samples from one publisher, so the label path and the bare link path tie on them)."""
+    samples = [_details("Harper Collins", None), _details("Harper Collins", None)]
+    others = [
+        _details("Tor", "River Cycle #4"),
+        _details("Penguin Books", None),
+        _details("Vintage", "Glass Cycle #2"),
+        _details("Harper Collins", "Iron Cycle #1"),
+        _details("Tor", None),
+    ]
+    result = learn_wrapper(samples, [{"publisher": "Harper Collins"}] * 2, cluster_pages=others)
+    assert not result.wrapper.rules[0].many
+    assert result.wrapper.apply(others[0]) == {"publisher": "Tor"}

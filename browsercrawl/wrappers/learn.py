@@ -45,6 +45,7 @@ from browsercrawl.wrappers.paths import (
     label_steps,
     last_of_type_steps,
     merge_steps,
+    one_label,
     positions,
     precise_steps,
     run_of,
@@ -454,9 +455,10 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if check.multi == 0 or check.kind_rate < 0.9:
             continue
         runs = [
-            units_form_a_run(many.selector()(p.root))
+            units_form_a_run(nodes) and one_label(nodes, p)
             for p in ctx.unseen
             if len(many.extract(p.root, p.texts) or []) > 1
+            for nodes in [many.selector()(p.root)]
         ]
         if sum(runs) >= 0.9 * len(runs):
             return many
@@ -521,8 +523,24 @@ def _split_lines(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     return many
 
 
+def _one_node(ctx: _Context, rule: FieldRule) -> bool:
+    """Whether the rule's path gives a value from one node on (nearly) every unseen page.
+
+    A list written in one node's text is split there; a path finding several nodes would read
+    every node's text as items (``tr > td > a``: the publisher's link and the series' link),
+    and whether those nodes are a list was :func:`_maybe_list`'s question.
+    """
+    several = 0
+    for p in ctx.unseen:
+        nodes = rule.nodes(rule.css, p.root, p.texts)
+        several += sum(1 for el in nodes if rule.cut(el, p.texts) is not None) > 1
+    return several < 0.1 * max(len(ctx.unseen), 1)
+
+
 def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     """The rule as a list split at separators the unseen values hold and the sample values do not."""
+    if not _one_node(ctx, rule):
+        return None
     lines = _split_lines(ctx, rule)
     if lines is not None:
         return lines
