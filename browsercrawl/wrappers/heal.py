@@ -31,6 +31,7 @@ from browsercrawl.wrappers.dom import (
 from browsercrawl.wrappers.fingerprint import label_fits, similarity
 from browsercrawl.wrappers.model import (
     _CLASS_TOKEN,
+    _GENERATED,
     LINE_BREAK,
     FieldRule,
     TextIndex,
@@ -95,7 +96,8 @@ def _items(rule: FieldRule, el: etree._Element, page: Page) -> list[str]:
 
 
 def broken(rule: FieldRule, page: Page) -> bool:
-    """The rule's own path finds nothing, a value of the wrong kind, or a node with another label."""
+    """The rule's own path finds nothing, a value of the wrong kind or of the page's boilerplate,
+    or a node with another label."""
     fp = rule.fingerprint or {}
     for el in rule.nodes(rule.css, page.root, page.texts):
         items = _items(rule, el, page)
@@ -103,9 +105,25 @@ def broken(rule: FieldRule, page: Page) -> bool:
             continue
         if fp.get("kind") and not all(has_kind(v, fp["kind"]) for v in items):
             return True
+        if items[0] in fp.get("avoid", ()):
+            return True  # a heading or label now where the varying field was
+        if _other_id(fp, el):
+            return True  # another element by name: a redesign renames tags, not ids
         # A label path checks its label itself; a positional one may now point at another row.
         return not rule.regex and ":contains(" not in rule.css and not label_fits(fp, el, page)
     return True
+
+
+def _other_id(fp: dict, el: etree._Element) -> bool:
+    """Whether ``el`` has a stable id and the learned node had another one.
+
+    ``h1#book-title`` and ``h2#book-author`` become ``h2``/``h3``: the authors' ``div > h2``
+    now meets the title, which its id tells apart.
+    """
+    path = fp.get("path") or []
+    learned = re.match(r"[\w-]+#([^.]+)", path[-1]) if path else None
+    mine = el.get("id")
+    return bool(learned and mine and not _GENERATED.search(mine) and mine != learned.group(1))
 
 
 def _nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
@@ -258,6 +276,8 @@ def _alike(
         if not items:
             continue
         value = items[0]  # a written list: its first item is what the fingerprint describes
+        if value in fp.get("avoid", ()):
+            continue  # the same text on every learned page, where the field's values differed
         if rule.column is not None:  # a column field is found again by its label only
             col = column_of(el, page)
             if col is None or col[2] != rule.column["label"]:

@@ -34,7 +34,7 @@ from lxml import etree
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, common_depth, page_of, units_form_a_run
-from browsercrawl.wrappers.fingerprint import fingerprint
+from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes
 from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm
 from browsercrawl.wrappers.paths import (
     attribute_steps,
@@ -58,6 +58,7 @@ from browsercrawl.wrappers.validate import FieldReport, check_on_cluster, first_
 MAX_HITS = 12
 MAX_CHECKED = 10  # exact candidates checked on the unseen pages, best first
 QUALITY_SLACK = 0.05
+MIN_UNSEEN_FOR_AVOID = 3  # fewer unseen pages cannot tell boilerplate from a coincidence
 
 
 @dataclass
@@ -134,6 +135,7 @@ def learn_wrapper(
     # values differ first; their nodes anchor the record, and a same-valued label takes the exact
     # path nearest to them (sorted() is stable: the user's order otherwise).
     anchors: list[etree._Element] = []
+    constant: set[str] | None = None  # the cluster's boilerplate texts, found when first needed
     for label in sorted(labels, key=lambda lb: _same_everywhere(values, lb)):
         raw = [v.get(label) for v in values]
         many = any(isinstance(v, list) for v in raw)
@@ -189,6 +191,11 @@ def learn_wrapper(
                     f"label {label!r}: weak on the cluster: found on {check.found_rate:.0%} of "
                     f"{check.pages} unseen pages, {check.kind_rate:.0%} of them a {kind or 'value'}"
                 )
+        if rule.fingerprint and unseen and len(unseen) >= MIN_UNSEEN_FOR_AVOID and ctx.samples_differ():
+            if constant is None:
+                constant = boilerplate(pages, unseen)
+            own = {v for p in [*pages, *unseen] for v in _values(rule.extract(p.root, p.texts))}
+            rule.fingerprint["avoid"] = look_alikes(rule.fingerprint, pages[first], constant - own - given)
         learned[label] = rule
         if not same and 0 in usable:  # anchors live on sample A, where same-valued labels start
             anchors.extend(rule.nodes(rule.css, pages[0].root, pages[0].texts)[:3])
