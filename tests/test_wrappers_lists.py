@@ -128,3 +128,46 @@ def test_links_in_rows_under_two_labels_are_two_fields_not_one_list() -> None:
     result = learn_wrapper(samples, [{"publisher": "Harper Collins"}] * 2, cluster_pages=others)
     assert not result.wrapper.rules[0].many
     assert result.wrapper.apply(others[0]) == {"publisher": "Tor"}
+
+
+def _bullet(publisher: str, edition: str | None, date: str) -> str:
+    packed = publisher + (f"; {edition}" if edition else "") + f" ({date})"
+    return (
+        "<html><body><h1>T</h1><ul><li><span><b>Publisher :</b> "
+        f"<span>{packed}</span></span></li><li><span><b>Language :</b> <span>English</span></span></li>"
+        "</ul></body></html>"
+    )
+
+
+def test_a_qualifier_after_a_semicolon_is_cut_off_not_read_as_more_values() -> None:
+    """ "Tor; 2nd edition (2019/5/3)": the part after "; " on some unseen pages always holds a
+    word the values never hold ("edition"), so it qualifies the value and is not a second one.
+    Both samples from one publisher: their values say nothing of the field's kind."""
+    samples = [_bullet("Tor", None, "2019/5/3"), _bullet("Tor", None, "2020/1/9")]
+    others = [
+        _bullet("Harper Collins", "Anniversary edition", "2018/2/2"),
+        _bullet("Tor", None, "2017/3/3"),
+        _bullet("Penguin Books", "2nd edition", "2016/4/4"),
+        _bullet("Vintage", "Revised edition", "2015/5/5"),
+        _bullet("Orbit", None, "2014/6/6"),
+        _bullet("Tor", "2nd edition", "2013/7/7"),
+    ]
+    result = learn_wrapper(samples, [{"publisher": "Tor"}] * 2, cluster_pages=others)
+    assert not result.wrapper.rules[0].many
+    got = [result.wrapper.apply(p)["publisher"] for p in others[:3]]
+    assert got == ["Harper Collins", "Tor", "Penguin Books"]
+
+
+def test_names_after_a_semicolon_are_still_a_list() -> None:
+    """The same shape holding a list: the names after "; " share no word the first ones lack."""
+    samples = [_bullet("Ann Lee", None, "2019/5/3"), _bullet("Bo Chen", None, "2020/1/9")]
+    others = [
+        _bullet("Cy Dunn", "Ann Chen", "2018/2/2"),
+        _bullet("Dee Fox", None, "2017/3/3"),
+        _bullet("Eve Lee", "Bo Dunn", "2016/4/4"),
+        _bullet("Fay Hill", "Cy Lee", "2015/5/5"),
+        _bullet("Gus Ito", None, "2014/6/6"),
+    ]
+    result = learn_wrapper(samples, [{"authors": "Ann Lee"}, {"authors": "Bo Chen"}], cluster_pages=others)
+    assert result.wrapper.rules[0].many
+    assert result.wrapper.apply(others[0]) == {"authors": ["Cy Dunn", "Ann Chen"]}

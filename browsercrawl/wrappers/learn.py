@@ -600,6 +600,8 @@ def _split_at_separators(ctx: _Context, rule: FieldRule) -> FieldRule | None:
         if not seps:
             return None
     split = "|".join(re.escape(sep) for sep in seps)
+    if _qualified(values, given, split):
+        return _cut_before(ctx, rule, split)
     many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split, column=rule.column)
     if not all(
         (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
@@ -609,6 +611,50 @@ def _split_at_separators(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
         return None
     return many
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _qualified(values: Sequence[str], given: Sequence[str], split: str) -> bool:
+    """Whether what follows the separator qualifies the value rather than listing more values.
+
+    "Tor; 2nd edition", "Vintage; Revised edition": the later pieces share a word ("edition")
+    that no first piece and no sample value holds. Items of a list are alike at every place
+    ("Ann Lee; Bo Chen", "Bo Chen"): no word belongs to the later places only.
+    """
+    later: list[set[str]] = []
+    first: set[str] = {w for g in given for w in _WORD.findall(g.lower())}
+    for v in values:
+        pieces = [norm(x) for x in re.split(split, v) if norm(x)]
+        if not pieces:
+            continue
+        first |= set(_WORD.findall(pieces[0].lower()))
+        later += [set(_WORD.findall(p.lower())) for p in pieces[1:]]
+    if len(later) < 2:
+        return False
+    counts: dict[str, int] = {}
+    for words in later:
+        for w in words - first:
+            counts[w] = counts.get(w, 0) + 1
+    return any(n >= max(2, 0.5 * len(later)) for n in counts.values())
+
+
+def _cut_before(ctx: _Context, rule: FieldRule, split: str) -> FieldRule | None:
+    """The single rule's regex learned again so that the value ends before the separator."""
+    pairs = []
+    for s in ctx.usable:
+        want = ctx.wanted[s][0]
+        full = next((t for t in _raw_texts(rule, ctx.pages[s]) if want in t), None)
+        if full is None:
+            return None
+        pairs.append((full, want))
+    refs = [" \n ".join(_raw_texts(rule, p)) for p in ctx.unseen]
+    regex = context_regex(pairs, refs, lambda v: re.search(split, v) is None)
+    if regex is None or regex == rule.regex:
+        return None
+    cut = FieldRule(rule.label, rule.part, rule.css, False, regex, column=rule.column)
+    return cut if ctx.exact(cut) else None
 
 
 def _pieces_recur(values: Sequence[str], given: Sequence[str], sep: str, kind: str | None) -> bool:
