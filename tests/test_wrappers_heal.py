@@ -192,3 +192,38 @@ def test_a_path_meeting_a_node_with_another_id_is_broken_and_both_fields_move():
     assert broken(next(r for r in wrapper.rules if r.label == "authors"), page_of(redesigned))
     healed = HealingWrapper(wrapper).apply(redesigned)
     assert (healed["title"], healed["authors"]) == ("Salt", "Hal Jones")
+
+
+def _cms(title: str, authors: list[str], isbn: str) -> str:
+    """A CMS node: the author items sit in a wrapper div only when there are several."""
+    items = "".join(f"<div class='field__item'>{a}</div>" for a in authors)
+    many = f"<div class='field__items'>{items}</div>" if len(authors) > 1 else items
+    return (
+        f"<html><body><article class='node'><h1>{title}</h1><div class='node__content'>"
+        f"<div class='field field--author'><div class='field__label'>Author</div>{many}</div>"
+        f"<div class='field field--isbn'><div class='field__label'>ISBN</div>"
+        f"<div class='field__item'>{isbn}</div></div></div></article></body></html>"
+    )
+
+
+def test_a_list_wrapped_only_when_long_heals_to_its_items_on_both_shapes():
+    """After a redesign the wrapper round several items is as alike as an item, but its text
+    glues the names ("Ann LeeBo Chen"): the items are healed, and a page of the other shape uses
+    the path kept from the first repair instead of healing again."""
+    books = [
+        ("Garden", ["Jane Doe"], "9780140449136"),
+        ("Empire", ["John Roe"], "9780140455113"),
+        ("Salt", ["Ann Lee", "Bo Chen"], "9780679783275"),
+        ("Iron", ["Cy Dunn"], "9780679783282"),
+        ("Night", ["Dee Fox", "Eve Gold", "Fay Hill"], "9780679783299"),
+        ("Stone", ["Gus Ito"], "9780679783305"),
+    ]
+    pages = [_cms(*b) for b in books]
+    values = [{"authors": a, "isbn": i} for _, a, i in books[:2]]
+    wrapper = learn_wrapper(pages[:2], values, cluster_pages=pages[2:]).wrapper
+    healer = HealingWrapper(wrapper)
+    later = [["Hal Jones"], ["Ida King", "Jo Lam"], ["Kim Moe"], ["Lu Ng", "Mo Oz"]]
+    for title, authors in zip("ABCD", later, strict=True):
+        got = healer.apply(change_markup(_cms(title, authors, "9780000000002"), "classes_renamed"))
+        assert got["authors"] == authors
+    assert len([r for r in healer.repairs if r.label == "authors"]) == 2

@@ -84,7 +84,20 @@ def fingerprint(
         "prev": _sig(_sibling(el, False)),
         "next": _sig(_sibling(el, True)),
         "path": path,
+        "parts": _parts(el, page),
     }
+
+
+def _parts(el: etree._Element, page: Page) -> int:
+    """How many child elements hold text: 0 for a leaf; two or more glue the texts of a block."""
+    return sum(1 for c in el if isinstance(c.tag, str) and page.texts.text(c))
+
+
+def glued(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:
+    """Whether ``el`` is a block of several texts where the learned node was (nearly) a leaf:
+    the wrapper round a list's items reads "Ann LeeBo Chen", one value of no one's."""
+    learned = fp.get("parts")
+    return learned is not None and learned < 2 and _parts(el, page) >= 2
 
 
 # Boilerplate texts kept in a fingerprint: those this alike to it on a sample (a margin below
