@@ -171,3 +171,29 @@ def test_names_after_a_semicolon_are_still_a_list() -> None:
     result = learn_wrapper(samples, [{"authors": "Ann Lee"}, {"authors": "Bo Chen"}], cluster_pages=others)
     assert result.wrapper.rules[0].many
     assert result.wrapper.apply(others[0]) == {"authors": ["Cy Dunn", "Ann Chen"]}
+
+
+def _contributors(names: list[str], role_at: int | None = None) -> str:
+    links = ", ".join(
+        f"<span><a href='/a/{i}'><span class='name'>{n}</span>"
+        + ("<span class='role'>(Translator)</span>" if i == role_at else "")
+        + "</a></span>"
+        for i, n in enumerate(names)
+    )
+    return f"<html><body><h1>T</h1><h3><div class='list'>{links}</div></h3></body></html>"
+
+
+def test_a_role_beside_some_names_is_not_taken_as_one_more_name() -> None:
+    """No sample has a translator: ``a > span`` and ``a > span.name`` both read the samples
+    right; on unseen pages the bare one also reads "(Translator)", which is no name."""
+    samples = [_contributors(["Olga J. Doe", "Sara Doe"]), _contributors(["Jane Sato"])]
+    others = [
+        _contributors(["Maria Khan", "Yuki Berg", "Ana Khan", "Tom H. Doe"], role_at=2),
+        _contributors(["Ben Roe"]),
+        _contributors(["Olga Doe", "Peter Berg", "Ben Khan"], role_at=2),
+        _contributors(["Li Wei", "Ana Hart"]),
+        _contributors(["Sara Khan", "Tom Roe", "Cy Dunn"], role_at=2),
+    ]
+    values = [{"authors": ["Olga J. Doe", "Sara Doe"]}, {"authors": "Jane Sato"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    assert result.wrapper.apply(others[2]) == {"authors": ["Olga Doe", "Peter Berg", "Ben Khan"]}

@@ -760,12 +760,17 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     top = max(k for k, _ in scored)
     tied = [r for k, r in scored if k == top]
 
-    def found_rate(rule: FieldRule) -> float:
+    def on_unseen(rule: FieldRule) -> tuple[float, float]:
         # Rules the samples cannot tell apart (both show the wrapper of several items): the one
-        # finding values on most unseen pages (the single-item pages lack the wrapper).
-        return check_on_cluster(rule, ctx.unseen, None).found_rate if ctx.unseen and len(tied) > 1 else 1.0
+        # finding values on most unseen pages (the single-item pages lack the wrapper), then the
+        # one whose items are all of the samples' kind (``a > span`` also meets a role span,
+        # "(Translator)", on pages with a translator; ``a > span.name`` does not).
+        if not ctx.unseen or len(tied) < 2:
+            return 1.0, 1.0
+        check = check_on_cluster(rule, ctx.unseen, ctx.kind)
+        return check.found_rate, check.kind_rate
 
-    return max(tied, key=lambda r: (found_rate(r), -positions(r.css), -len(r.css)))
+    return max(tied, key=lambda r: (*on_unseen(r), -positions(r.css), -len(r.css)))
 
 
 def _written_list_regex(ctx: _Context, rule: FieldRule) -> str | None:
