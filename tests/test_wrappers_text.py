@@ -79,3 +79,11 @@ def test_a_title_with_and_in_it_stays_one_value():
     result = learn_wrapper(samples, [{"title": "Night Harbor"}, {"title": "Iron Salt"}], cluster_pages=others)
     assert not result.wrapper.rules[0].many
     assert result.wrapper.apply(page("War and Peace")) == {"title": "War and Peace"}
+
+
+def test_an_elements_own_text_keeps_words_apart_at_a_line_break():
+    """``<td>Ann Lee<br>Bo Chen</td>``: the own text reads as a browser shows it, not glued
+    ("Ann LeeBo Chen"), so it agrees with the node's text and its lines can become a list."""
+    wrapper = Wrapper.from_json({"fields": {"authors#own": "td"}})
+    page = "<html><body><table><tr><td>Ann Lee<br>Bo Chen<span>(ed.)</span></td></tr></table></body></html>"
+    assert wrapper.apply(page) == {"authors": "Ann Lee Bo Chen"}

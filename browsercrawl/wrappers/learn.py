@@ -35,7 +35,7 @@ from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, common_depth, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes
-from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm
+from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm, own_text
 from browsercrawl.wrappers.paths import (
     attribute_steps,
     class_steps,
@@ -316,10 +316,6 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     return out
 
 
-def _own_text(el: etree._Element) -> str:
-    return norm((el.text or "") + "".join(c.tail or "" for c in el))
-
-
 def _learn_one(
     ctx: _Context,
     anchors: list[etree._Element] | None = None,
@@ -345,7 +341,7 @@ def _learn_one(
                 if h.contains
                 else [FieldRule(ctx.label, h.part, css)]
             )
-            if h.part == "text" and (ctx.unseen or h.contains) and _own_text(h.el) == ctx.wanted[first][0]:
+            if h.part == "text" and (ctx.unseen or h.contains) and own_text(h.el) == ctx.wanted[first][0]:
                 # The element's own text: a child that sometimes holds more (a series prefix
                 # inside the title) is left out; the unseen pages tell which reading is right.
                 rules.append(FieldRule(ctx.label, "own", css))
