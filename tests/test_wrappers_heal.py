@@ -156,3 +156,100 @@ def test_a_field_whose_path_now_finds_a_value_of_another_kind_is_relocated():
     for i in range(12, 18):
         assert healer.apply(_specs_page(i, reordered=True))["binding"] == BINDINGS[i % 3]
     assert healer.repairs
+
+
+def _shelf(title: str, author: str, isbn: str, publisher: str) -> str:
+    """A product page whose details block opens with a heading as long as a title."""
+    return (
+        "<html><body><div class='product-shelf-info'>"
+        f"<h1 class='pdp-header-title'>{title}</h1><span class='contributors'>by {author}</span></div>"
+        "<div id='ProductDetailsTab'><h2>Product Details</h2><table><tbody>"
+        f"<tr><th>ISBN-13:</th><td>{isbn}</td></tr><tr><th>Publisher:</th><td>{publisher}</td></tr>"
+        "</tbody></table></div></body></html>"
+    )
+
+
+def test_a_heading_on_every_page_is_not_taken_for_a_field_that_varies():
+    """After the classes are renamed the title's path finds nothing; the details block's heading
+    ("Product Details") is as alike and nearer the fields still found, but it was the same text
+    on every learned page while the titles differed: the title is found again, not the heading."""
+    titles = ["Garden Stone", "Empire Storm", "The Quiet River", "Night Lantern", "Salt", "Iron Atlas"]
+    publishers = ["Tor", "Vintage", "Orbit", "Tor", "Vintage", "Orbit"]
+    isbns = [f"978014044{i:04d}" for i in range(6)]
+    pages = [_shelf(titles[i], f"Ann Lee {i}", isbns[i], publishers[i]) for i in range(6)]
+    values = [{"title": titles[i], "isbn": isbns[i], "publisher": publishers[i]} for i in (0, 1)]
+    wrapper = learn_wrapper(pages[:2], values, cluster_pages=pages[2:]).wrapper
+    assert wrapper.rules[0].fingerprint["avoid"] == ["Product Details"]
+    new = _shelf("Stone Winter Empire", "Bo Chen", "9780679783275", "Tor")
+    redesigned = change_markup(new, "classes_renamed")
+    healed = HealingWrapper(wrapper).apply(redesigned)
+    assert healed["title"] == "Stone Winter Empire"
+
+
+def _listing(title: str, authors: str, price: str) -> str:
+    """A listing whose title and author headings are told apart by their ids, then sellers."""
+    sellers = "".join(
+        f"<li class='offer'><div class='seller'>Seller: <a href='/s/{s}'>{s}</a></div>"
+        f"<div class='price'>{p}</div></li>"
+        for s, p in (("bookbarn", price), ("Better World", "US$ 3.10"), ("Owl Books", "US$ 4.20"))
+    )
+    return (
+        f"<html><body><div id='book-details'><h1 id='book-title'>{title}</h1>"
+        f"<h2 id='book-author' class='author'>{authors}</h2></div>"
+        f"<ul id='listing'>{sellers}</ul></body></html>"
+    )
+
+
+def test_a_path_meeting_a_node_with_another_id_is_broken_and_both_fields_move():
+    """h1 -> h2 and h2 -> h3: the authors' path (``div > h2``) now finds the title's heading.
+    Its id is not the learned node's, so the authors are broken too, and the title is not sent
+    to the seller's name because the authors held its node."""
+    rows = [
+        ("Garden Stone", "Ann Lee; Bo Chen", "US$ 12.00"),
+        ("Empire", "Cy Dunn", "US$ 9.50"),
+        ("The Quiet River", "Dee Fox", "US$ 7.25"),
+        ("Night Lantern", "Eve Gold; Fay Hill", "US$ 15.00"),
+        ("Iron Atlas", "Gus Ito", "US$ 8.80"),
+    ]
+    pages = [_listing(*r) for r in rows]
+    values = [{"title": t, "authors": a, "price": p} for t, a, p in rows[:2]]
+    wrapper = learn_wrapper(pages[:2], values, cluster_pages=pages[2:]).wrapper
+    redesigned = change_markup(_listing("Salt", "Hal Jones", "US$ 6.60"), "tag_changed")
+    assert broken(next(r for r in wrapper.rules if r.label == "authors"), page_of(redesigned))
+    healed = HealingWrapper(wrapper).apply(redesigned)
+    assert (healed["title"], healed["authors"]) == ("Salt", "Hal Jones")
+
+
+def _cms(title: str, authors: list[str], isbn: str) -> str:
+    """A CMS node: the author items sit in a wrapper div only when there are several."""
+    items = "".join(f"<div class='field__item'>{a}</div>" for a in authors)
+    many = f"<div class='field__items'>{items}</div>" if len(authors) > 1 else items
+    return (
+        f"<html><body><article class='node'><h1>{title}</h1><div class='node__content'>"
+        f"<div class='field field--author'><div class='field__label'>Author</div>{many}</div>"
+        f"<div class='field field--isbn'><div class='field__label'>ISBN</div>"
+        f"<div class='field__item'>{isbn}</div></div></div></article></body></html>"
+    )
+
+
+def test_a_list_wrapped_only_when_long_heals_to_its_items_on_both_shapes():
+    """After a redesign the wrapper round several items is as alike as an item, but its text
+    glues the names ("Ann LeeBo Chen"): the items are healed, and a page of the other shape uses
+    the path kept from the first repair instead of healing again."""
+    books = [
+        ("Garden", ["Jane Doe"], "9780140449136"),
+        ("Empire", ["John Roe"], "9780140455113"),
+        ("Salt", ["Ann Lee", "Bo Chen"], "9780679783275"),
+        ("Iron", ["Cy Dunn"], "9780679783282"),
+        ("Night", ["Dee Fox", "Eve Gold", "Fay Hill"], "9780679783299"),
+        ("Stone", ["Gus Ito"], "9780679783305"),
+    ]
+    pages = [_cms(*b) for b in books]
+    values = [{"authors": a, "isbn": i} for _, a, i in books[:2]]
+    wrapper = learn_wrapper(pages[:2], values, cluster_pages=pages[2:]).wrapper
+    healer = HealingWrapper(wrapper)
+    later = [["Hal Jones"], ["Ida King", "Jo Lam"], ["Kim Moe"], ["Lu Ng", "Mo Oz"]]
+    for title, authors in zip("ABCD", later, strict=True):
+        got = healer.apply(change_markup(_cms(title, authors, "9780000000002"), "classes_renamed"))
+        assert got["authors"] == authors
+    assert len([r for r in healer.repairs if r.label == "authors"]) == 2

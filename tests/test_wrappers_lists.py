@@ -102,3 +102,98 @@ def test_a_written_list_after_a_word_is_cut_out_before_it_is_split() -> None:
     result = learn_wrapper(samples, [{"authors": "Ann Lee"}, {"authors": "Dee Fox"}], cluster_pages=others)
     assert result.wrapper.apply(others[0]) == {"authors": ["Eve Gold", "Fay R. Hill"]}
     assert result.wrapper.apply(others[2]) == {"authors": ["Hal Jones", "Ida King", "Jo Lam"]}
+
+
+def _details(publisher: str, series: str | None) -> str:
+    rows = [("ISBN-13:", "9780000000001"), ("Publisher:", f"<a href='/p'>{publisher}</a>")]
+    if series:
+        rows.append(("Series:", f"<a href='/s'>{series}</a>"))
+    rows.append(("Pages:", "320"))
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"<html><body><h1>T</h1><table><tbody>{table}</tbody></table></body></html>"
+
+
+def test_links_in_rows_under_two_labels_are_two_fields_not_one_list() -> None:
+    """A "Publisher:" link and a "Series:" link two rows apart look the same, but each row has
+    its own label: the run of rows is a table of facts, so the publisher stays single (both
+    samples from one publisher, so the label path and the bare link path tie on them)."""
+    samples = [_details("Harper Collins", None), _details("Harper Collins", None)]
+    others = [
+        _details("Tor", "River Cycle #4"),
+        _details("Penguin Books", None),
+        _details("Vintage", "Glass Cycle #2"),
+        _details("Harper Collins", "Iron Cycle #1"),
+        _details("Tor", None),
+    ]
+    result = learn_wrapper(samples, [{"publisher": "Harper Collins"}] * 2, cluster_pages=others)
+    assert not result.wrapper.rules[0].many
+    assert result.wrapper.apply(others[0]) == {"publisher": "Tor"}
+
+
+def _bullet(publisher: str, edition: str | None, date: str) -> str:
+    packed = publisher + (f"; {edition}" if edition else "") + f" ({date})"
+    return (
+        "<html><body><h1>T</h1><ul><li><span><b>Publisher :</b> "
+        f"<span>{packed}</span></span></li><li><span><b>Language :</b> <span>English</span></span></li>"
+        "</ul></body></html>"
+    )
+
+
+def test_a_qualifier_after_a_semicolon_is_cut_off_not_read_as_more_values() -> None:
+    """ "Tor; 2nd edition (2019/5/3)": the part after "; " on some unseen pages always holds a
+    word the values never hold ("edition"), so it qualifies the value and is not a second one.
+    Both samples from one publisher: their values say nothing of the field's kind."""
+    samples = [_bullet("Tor", None, "2019/5/3"), _bullet("Tor", None, "2020/1/9")]
+    others = [
+        _bullet("Harper Collins", "Anniversary edition", "2018/2/2"),
+        _bullet("Tor", None, "2017/3/3"),
+        _bullet("Penguin Books", "2nd edition", "2016/4/4"),
+        _bullet("Vintage", "Revised edition", "2015/5/5"),
+        _bullet("Orbit", None, "2014/6/6"),
+        _bullet("Tor", "2nd edition", "2013/7/7"),
+    ]
+    result = learn_wrapper(samples, [{"publisher": "Tor"}] * 2, cluster_pages=others)
+    assert not result.wrapper.rules[0].many
+    got = [result.wrapper.apply(p)["publisher"] for p in others[:3]]
+    assert got == ["Harper Collins", "Tor", "Penguin Books"]
+
+
+def test_names_after_a_semicolon_are_still_a_list() -> None:
+    """The same shape holding a list: the names after "; " share no word the first ones lack."""
+    samples = [_bullet("Ann Lee", None, "2019/5/3"), _bullet("Bo Chen", None, "2020/1/9")]
+    others = [
+        _bullet("Cy Dunn", "Ann Chen", "2018/2/2"),
+        _bullet("Dee Fox", None, "2017/3/3"),
+        _bullet("Eve Lee", "Bo Dunn", "2016/4/4"),
+        _bullet("Fay Hill", "Cy Lee", "2015/5/5"),
+        _bullet("Gus Ito", None, "2014/6/6"),
+    ]
+    result = learn_wrapper(samples, [{"authors": "Ann Lee"}, {"authors": "Bo Chen"}], cluster_pages=others)
+    assert result.wrapper.rules[0].many
+    assert result.wrapper.apply(others[0]) == {"authors": ["Cy Dunn", "Ann Chen"]}
+
+
+def _contributors(names: list[str], role_at: int | None = None) -> str:
+    links = ", ".join(
+        f"<span><a href='/a/{i}'><span class='name'>{n}</span>"
+        + ("<span class='role'>(Translator)</span>" if i == role_at else "")
+        + "</a></span>"
+        for i, n in enumerate(names)
+    )
+    return f"<html><body><h1>T</h1><h3><div class='list'>{links}</div></h3></body></html>"
+
+
+def test_a_role_beside_some_names_is_not_taken_as_one_more_name() -> None:
+    """No sample has a translator: ``a > span`` and ``a > span.name`` both read the samples
+    right; on unseen pages the bare one also reads "(Translator)", which is no name."""
+    samples = [_contributors(["Olga J. Doe", "Sara Doe"]), _contributors(["Jane Sato"])]
+    others = [
+        _contributors(["Maria Khan", "Yuki Berg", "Ana Khan", "Tom H. Doe"], role_at=2),
+        _contributors(["Ben Roe"]),
+        _contributors(["Olga Doe", "Peter Berg", "Ben Khan"], role_at=2),
+        _contributors(["Li Wei", "Ana Hart"]),
+        _contributors(["Sara Khan", "Tom Roe", "Cy Dunn"], role_at=2),
+    ]
+    values = [{"authors": ["Olga J. Doe", "Sara Doe"]}, {"authors": "Jane Sato"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    assert result.wrapper.apply(others[2]) == {"authors": ["Olga Doe", "Peter Berg", "Ben Khan"]}

@@ -91,3 +91,11 @@ def test_a_value_cut_out_of_a_link_is_decoded_however_the_page_wrote_the_url():
         page = f"<html><body><span class='pub'>Publisher: <a href='{href}'>x</a></span></body></html>"
         want = "Café Press" if "Caf" in href else "Penguin Books"
         assert wrapper.apply(page) == {"publisher": want}
+
+
+def test_an_elements_own_text_keeps_words_apart_at_a_line_break():
+    """``<td>Ann Lee<br>Bo Chen</td>``: the own text reads as a browser shows it, not glued
+    ("Ann LeeBo Chen"), so it agrees with the node's text and its lines can become a list."""
+    wrapper = Wrapper.from_json({"fields": {"authors#own": "td"}})
+    page = "<html><body><table><tr><td>Ann Lee<br>Bo Chen<span>(ed.)</span></td></tr></table></body></html>"
+    assert wrapper.apply(page) == {"authors": "Ann Lee Bo Chen"}

@@ -84,7 +84,67 @@ def fingerprint(
         "prev": _sig(_sibling(el, False)),
         "next": _sig(_sibling(el, True)),
         "path": path,
+        "parts": _parts(el, page),
     }
+
+
+def _parts(el: etree._Element, page: Page) -> int:
+    """How many child elements hold text: 0 for a leaf; two or more glue the texts of a block."""
+    return sum(1 for c in el if isinstance(c.tag, str) and page.texts.text(c))
+
+
+def glued(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:
+    """Whether ``el`` is a block of several texts where the learned node was (nearly) a leaf:
+    the wrapper round a list's items reads "Ann LeeBo Chen", one value of no one's."""
+    learned = fp.get("parts")
+    return learned is not None and learned < 2 and _parts(el, page) >= 2
+
+
+# Boilerplate texts kept in a fingerprint: those this alike to it on a sample (a margin below
+# the healer's threshold: a redesign moves scores both ways), at most this many, this long.
+AVOID_SIMILARITY = 0.45
+AVOID_MAX = 8
+_AVOID_LENGTH = 80
+
+
+def boilerplate(samples: list[Page], unseen: list[Page], min_share: float = 0.9) -> set[str]:
+    """Short texts of innermost visible nodes on every sample and ``min_share`` of the unseen
+    pages: headings, labels, buttons, the site's name: what does not vary in the cluster."""
+    first = samples[0]
+    texts: set[str] = set()
+    for el in first.elements:
+        t = first.texts.text(el)
+        if (
+            t
+            and len(t) <= _AVOID_LENGTH
+            and not first.is_hidden(el)
+            and not any(isinstance(c.tag, str) and first.texts.text(c) == t for c in el)
+        ):
+            texts.add(t)
+    for page in samples[1:]:
+        texts &= {page.texts.text(el) for el in page.elements}
+    counts = dict.fromkeys(texts, 0)
+    for page in unseen:
+        for t in {page.texts.text(el) for el in page.elements} & texts:
+            counts[t] += 1
+    return {t for t, n in counts.items() if n >= min_share * len(unseen)}
+
+
+def look_alikes(fp: dict[str, Any], page: Page, texts: set[str]) -> list[str]:
+    """Of ``texts`` (boilerplate), those whose node on ``page`` is alike to the fingerprint.
+
+    A field whose values differ from page to page is never one of them: stored in the
+    fingerprint (``avoid``), they keep healing off a section heading or a label that resembles
+    the field ("Product Details" for a title) and sits nearer the record's other fields.
+    """
+    found: dict[str, float] = {}
+    for el in page.elements:
+        t = page.texts.text(el)
+        if t in texts and not page.is_hidden(el) and t not in found:
+            score = similarity(fp, el, page, t)
+            if score >= AVOID_SIMILARITY:
+                found[t] = score
+    return sorted(found, key=lambda t: -found[t])[:AVOID_MAX]
 
 
 def label_fits(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:

@@ -28,9 +28,10 @@ from browsercrawl.wrappers.dom import (
     page_from_root,
     units_form_a_run,
 )
-from browsercrawl.wrappers.fingerprint import label_fits, similarity
+from browsercrawl.wrappers.fingerprint import glued, label_fits, similarity
 from browsercrawl.wrappers.model import (
     _CLASS_TOKEN,
+    _GENERATED,
     LINE_BREAK,
     FieldRule,
     TextIndex,
@@ -95,23 +96,49 @@ def _items(rule: FieldRule, el: etree._Element, page: Page) -> list[str]:
 
 
 def broken(rule: FieldRule, page: Page) -> bool:
-    """The rule's own path finds nothing, a value of the wrong kind, or a node with another label."""
+    """The rule's paths find nothing, or the first that finds a value finds one of the wrong kind
+    or of the page's boilerplate, or a node with another label or id.
+
+    The alternates count as the rule's own paths, as in extraction: a field healed on a page of
+    one shape (one author, no wrapper around the items) keeps the path of the other shape, and
+    a page of that shape is not a reason to heal again.
+    """
     fp = rule.fingerprint or {}
-    for el in rule.nodes(rule.css, page.root, page.texts):
-        items = _items(rule, el, page)
-        if not items:
-            continue
-        if fp.get("kind") and not all(has_kind(v, fp["kind"]) for v in items):
-            return True
-        # A label path checks its label itself; a positional one may now point at another row.
-        return not rule.regex and ":contains(" not in rule.css and not label_fits(fp, el, page)
+    for css in (rule.css, *rule.alternates):
+        for el in rule.nodes(css, page.root, page.texts):
+            items = _items(rule, el, page)
+            if not items:
+                continue
+            if fp.get("kind") and not all(has_kind(v, fp["kind"]) for v in items):
+                return True
+            if items[0] in fp.get("avoid", ()):
+                return True  # a heading or label now where the varying field was
+            if _other_id(fp, el):
+                return True  # another element by name: a redesign renames tags, not ids
+            # A label path checks its label itself; a positional one may now point at another row.
+            return not rule.regex and ":contains(" not in css and not label_fits(fp, el, page)
     return True
+
+
+def _other_id(fp: dict, el: etree._Element) -> bool:
+    """Whether ``el`` has a stable id and the learned node had another one.
+
+    ``h1#book-title`` and ``h2#book-author`` become ``h2``/``h3``: the authors' ``div > h2``
+    now meets the title, which its id tells apart.
+    """
+    path = fp.get("path") or []
+    learned = re.match(r"[\w-]+#([^.]+)", path[-1]) if path else None
+    mine = el.get("id")
+    return bool(learned and mine and not _GENERATED.search(mine) and mine != learned.group(1))
 
 
 def _nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
     """The nodes the rule takes its value(s) from: the first only for a single field."""
-    used = [el for el in rule.nodes(rule.css, page.root, page.texts) if _raw(rule, el, page) is not None]
-    return used if rule.many else used[:1]
+    for css in (rule.css, *rule.alternates):
+        used = [el for el in rule.nodes(css, page.root, page.texts) if _raw(rule, el, page) is not None]
+        if used:
+            return used if rule.many else used[:1]
+    return []
 
 
 def _deepest(el: etree._Element, page: Page) -> bool:
@@ -265,7 +292,11 @@ def _alike(
         items = _items(rule, el, page)
         if not items:
             continue
+        if not (rule.split or rule.regex) and glued(fp, el, page):
+            continue
         value = items[0]  # a written list: its first item is what the fingerprint describes
+        if value in fp.get("avoid", ()):
+            continue  # the same text on every learned page, where the field's values differed
         if rule.column is not None:  # a column field is found again by its label only
             col = column_of(el, page)
             if col is None or col[2] != rule.column["label"]:

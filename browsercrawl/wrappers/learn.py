@@ -34,8 +34,8 @@ from lxml import etree
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, common_depth, page_of, units_form_a_run
-from browsercrawl.wrappers.fingerprint import fingerprint
-from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm
+from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes
+from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm, own_text
 from browsercrawl.wrappers.paths import (
     attribute_steps,
     class_steps,
@@ -45,6 +45,7 @@ from browsercrawl.wrappers.paths import (
     label_steps,
     last_of_type_steps,
     merge_steps,
+    one_label,
     positions,
     precise_steps,
     run_of,
@@ -57,6 +58,7 @@ from browsercrawl.wrappers.validate import FieldReport, check_on_cluster, first_
 MAX_HITS = 12
 MAX_CHECKED = 10  # exact candidates checked on the unseen pages, best first
 QUALITY_SLACK = 0.05
+MIN_UNSEEN_FOR_AVOID = 3  # fewer unseen pages cannot tell boilerplate from a coincidence
 
 
 @dataclass
@@ -133,6 +135,7 @@ def learn_wrapper(
     # values differ first; their nodes anchor the record, and a same-valued label takes the exact
     # path nearest to them (sorted() is stable: the user's order otherwise).
     anchors: list[etree._Element] = []
+    constant: set[str] | None = None  # the cluster's boilerplate texts, found when first needed
     for label in sorted(labels, key=lambda lb: _same_everywhere(values, lb)):
         raw = [v.get(label) for v in values]
         many = any(isinstance(v, list) for v in raw)
@@ -188,6 +191,11 @@ def learn_wrapper(
                     f"label {label!r}: weak on the cluster: found on {check.found_rate:.0%} of "
                     f"{check.pages} unseen pages, {check.kind_rate:.0%} of them a {kind or 'value'}"
                 )
+        if rule.fingerprint and unseen and len(unseen) >= MIN_UNSEEN_FOR_AVOID and ctx.samples_differ():
+            if constant is None:
+                constant = boilerplate(pages, unseen)
+            own = {v for p in [*pages, *unseen] for v in _values(rule.extract(p.root, p.texts))}
+            rule.fingerprint["avoid"] = look_alikes(rule.fingerprint, pages[first], constant - own - given)
         learned[label] = rule
         if not same and 0 in usable:  # anchors live on sample A, where same-valued labels start
             anchors.extend(rule.nodes(rule.css, pages[0].root, pages[0].texts)[:3])
@@ -308,10 +316,6 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     return out
 
 
-def _own_text(el: etree._Element) -> str:
-    return norm((el.text or "") + "".join(c.tail or "" for c in el))
-
-
 def _learn_one(
     ctx: _Context,
     anchors: list[etree._Element] | None = None,
@@ -337,7 +341,7 @@ def _learn_one(
                 if h.contains
                 else [FieldRule(ctx.label, h.part, css)]
             )
-            if h.part == "text" and (ctx.unseen or h.contains) and _own_text(h.el) == ctx.wanted[first][0]:
+            if h.part == "text" and (ctx.unseen or h.contains) and own_text(h.el) == ctx.wanted[first][0]:
                 # The element's own text: a child that sometimes holds more (a series prefix
                 # inside the title) is left out; the unseen pages tell which reading is right.
                 rules.append(FieldRule(ctx.label, "own", css))
@@ -454,9 +458,10 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if check.multi == 0 or check.kind_rate < 0.9:
             continue
         runs = [
-            units_form_a_run(many.selector()(p.root))
+            units_form_a_run(nodes) and one_label(nodes, p)
             for p in ctx.unseen
             if len(many.extract(p.root, p.texts) or []) > 1
+            for nodes in [many.selector()(p.root)]
         ]
         if sum(runs) >= 0.9 * len(runs):
             return many
@@ -521,8 +526,24 @@ def _split_lines(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     return many
 
 
+def _one_node(ctx: _Context, rule: FieldRule) -> bool:
+    """Whether the rule's path gives a value from one node on (nearly) every unseen page.
+
+    A list written in one node's text is split there; a path finding several nodes would read
+    every node's text as items (``tr > td > a``: the publisher's link and the series' link),
+    and whether those nodes are a list was :func:`_maybe_list`'s question.
+    """
+    several = 0
+    for p in ctx.unseen:
+        nodes = rule.nodes(rule.css, p.root, p.texts)
+        several += sum(1 for el in nodes if rule.cut(el, p.texts) is not None) > 1
+    return several < 0.1 * max(len(ctx.unseen), 1)
+
+
 def _split_list(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     """The rule as a list split at separators the unseen values hold and the sample values do not."""
+    if not _one_node(ctx, rule):
+        return None
     lines = _split_lines(ctx, rule)
     if lines is not None:
         return lines
@@ -575,6 +596,8 @@ def _split_at_separators(ctx: _Context, rule: FieldRule) -> FieldRule | None:
         if not seps:
             return None
     split = "|".join(re.escape(sep) for sep in seps)
+    if _qualified(values, given, split):
+        return _cut_before(ctx, rule, split)
     many = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, split=split, column=rule.column)
     if not all(
         (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
@@ -584,6 +607,50 @@ def _split_at_separators(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     if check.multi < 0.1 * check.pages or check.kind_rate < 0.9:
         return None
     return many
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _qualified(values: Sequence[str], given: Sequence[str], split: str) -> bool:
+    """Whether what follows the separator qualifies the value rather than listing more values.
+
+    "Tor; 2nd edition", "Vintage; Revised edition": the later pieces share a word ("edition")
+    that no first piece and no sample value holds. Items of a list are alike at every place
+    ("Ann Lee; Bo Chen", "Bo Chen"): no word belongs to the later places only.
+    """
+    later: list[set[str]] = []
+    first: set[str] = {w for g in given for w in _WORD.findall(g.lower())}
+    for v in values:
+        pieces = [norm(x) for x in re.split(split, v) if norm(x)]
+        if not pieces:
+            continue
+        first |= set(_WORD.findall(pieces[0].lower()))
+        later += [set(_WORD.findall(p.lower())) for p in pieces[1:]]
+    if len(later) < 2:
+        return False
+    counts: dict[str, int] = {}
+    for words in later:
+        for w in words - first:
+            counts[w] = counts.get(w, 0) + 1
+    return any(n >= max(2, 0.5 * len(later)) for n in counts.values())
+
+
+def _cut_before(ctx: _Context, rule: FieldRule, split: str) -> FieldRule | None:
+    """The single rule's regex learned again so that the value ends before the separator."""
+    pairs = []
+    for s in ctx.usable:
+        want = ctx.wanted[s][0]
+        full = next((t for t in _raw_texts(rule, ctx.pages[s]) if want in t), None)
+        if full is None:
+            return None
+        pairs.append((full, want))
+    refs = [" \n ".join(_raw_texts(rule, p)) for p in ctx.unseen]
+    regex = context_regex(pairs, refs, lambda v: re.search(split, v) is None)
+    if regex is None or regex == rule.regex:
+        return None
+    cut = FieldRule(rule.label, rule.part, rule.css, False, regex, column=rule.column)
+    return cut if ctx.exact(cut) else None
 
 
 def _pieces_recur(values: Sequence[str], given: Sequence[str], sep: str, kind: str | None) -> bool:
@@ -689,12 +756,17 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     top = max(k for k, _ in scored)
     tied = [r for k, r in scored if k == top]
 
-    def found_rate(rule: FieldRule) -> float:
+    def on_unseen(rule: FieldRule) -> tuple[float, float]:
         # Rules the samples cannot tell apart (both show the wrapper of several items): the one
-        # finding values on most unseen pages (the single-item pages lack the wrapper).
-        return check_on_cluster(rule, ctx.unseen, None).found_rate if ctx.unseen and len(tied) > 1 else 1.0
+        # finding values on most unseen pages (the single-item pages lack the wrapper), then the
+        # one whose items are all of the samples' kind (``a > span`` also meets a role span,
+        # "(Translator)", on pages with a translator; ``a > span.name`` does not).
+        if not ctx.unseen or len(tied) < 2:
+            return 1.0, 1.0
+        check = check_on_cluster(rule, ctx.unseen, ctx.kind)
+        return check.found_rate, check.kind_rate
 
-    return max(tied, key=lambda r: (found_rate(r), -positions(r.css), -len(r.css)))
+    return max(tied, key=lambda r: (*on_unseen(r), -positions(r.css), -len(r.css)))
 
 
 def _written_list_regex(ctx: _Context, rule: FieldRule) -> str | None:

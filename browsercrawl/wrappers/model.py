@@ -118,6 +118,11 @@ def _column_cell(
 LINE_BREAK = r"\n"
 
 
+def own_text(el: etree._Element) -> str:
+    """An element's own text, without its children's; a ``<br>`` still parts the words beside it."""
+    return norm((el.text or "") + "".join((" " if c.tag == "br" else "") + (c.tail or "") for c in el))
+
+
 @dataclass
 class FieldRule:
     """How to extract one label: a CSS path, the part of the node, list or not, optional regex."""
@@ -178,7 +183,7 @@ class FieldRule:
         if self.part == "text":
             raw = texts.text(el)
         elif self.part == "own":  # the element's own text, without its children's
-            raw = norm((el.text or "") + "".join(c.tail or "" for c in el))
+            raw = own_text(el)
         else:
             raw = norm(el.get(self.part))
         if base_url and self.part in _URL_ATTRS and raw:

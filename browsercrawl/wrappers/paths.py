@@ -384,6 +384,34 @@ def text_label(el: etree._Element, page: Page) -> str | None:
     return norm(after) if after is not None else None
 
 
+def _run_label(el: etree._Element, page: Page) -> str | None:
+    """The label of one item of a run, as :func:`text_label` finds it, but a previous item of
+    the same shape (``dd.contrib`` after ``dd.contrib``) is the run going on, not a label."""
+    node = el
+    for _ in range(3):
+        found = _label_node(node, page)
+        if found is not None:
+            prev = found[0]
+            same = prev.tag == node.tag and prev.get("class") == node.get("class")
+            return None if same else norm(found[1])
+        if not _climbs(node):
+            return None
+        node = node.getparent()
+        if node is None or not isinstance(node.tag, str):
+            return None
+    return None
+
+
+def one_label(nodes: list[etree._Element], page: Page) -> bool:
+    """Whether the nodes of a run stand under at most one label (unlabelled items aside).
+
+    Rows of a table of facts have the same shape (``tr > td > a`` for "Publisher:" and for
+    "Series:"), but each row's label names another field: a list is a run under one label.
+    """
+    labels = {_run_label(el, page) for el in nodes} - {None}
+    return len(labels) <= 1
+
+
 def column_of(el: etree._Element, page: Page) -> tuple[str, str, str, list[str]] | None:
     """``el`` as the i-th of a run of cells beside a parallel run of labels, if it is one.
 
