@@ -253,3 +253,34 @@ def test_a_list_wrapped_only_when_long_heals_to_its_items_on_both_shapes():
         got = healer.apply(change_markup(_cms(title, authors, "9780000000002"), "classes_renamed"))
         assert got["authors"] == authors
     assert len([r for r in healer.repairs if r.label == "authors"]) == 2
+
+
+FORMATS = ("Hardcover", "Paperback", "eBook")
+
+
+def _tiles_page(i: int, renamed: bool = False) -> str:
+    """Format tiles, the current one marked by a class (and an aria-current link inside it); a
+    redesign renames every class, "current" included."""
+    current = i % 3
+
+    def name(c: str) -> str:
+        return "x" + c[::-1] if renamed else c
+
+    tiles = []
+    for k, fmt in enumerate(FORMATS):
+        cls = name("tile") + (" " + name("current") if k == current else "")
+        mark = ' aria-current="true"' if k == current else ""
+        tiles.append(f"<li class='{cls}'><a href='/b/{i}/{k}'{mark}><span class='{name('fmt')}'>{fmt}</span>"
+                     f"<span class='{name('cost')}'>{10 + i + 3 * k},99 €</span></a></li>")
+    return f"<html><body><h1>Book {i}</h1><ul class='{name('tiles')}'>{''.join(tiles)}</ul></body></html>"
+
+
+def test_the_current_item_of_a_run_is_found_again_after_its_state_class_is_renamed():
+    values = [{"binding": FORMATS[i % 3], "price": f"{10 + i + 3 * (i % 3)},99 €"} for i in (1, 2)]
+    unseen = [_tiles_page(i) for i in range(3, 12)]
+    result = learn_wrapper([_tiles_page(1), _tiles_page(2)], values, cluster_pages=unseen)
+    assert "current" in " ".join(r.css for r in result.wrapper.rules)  # learned by the class
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in range(12, 18):
+        got = healer.apply(_tiles_page(i, renamed=True))
+        assert got == {"binding": FORMATS[i % 3], "price": f"{10 + i + 3 * (i % 3)},99 €"}, i

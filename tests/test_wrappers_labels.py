@@ -159,3 +159,22 @@ def test_items_wrapped_only_when_there_are_several_are_found_either_way() -> Non
         wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
         assert wrapper.apply(others[0]) == {"authors": ["Cy Dunn"]}
         assert wrapper.apply(others[1]) == {"authors": ["Dee Fox", "Eve Gold"]}
+
+
+HOUSES = ("Penguin Books", "Tor", "Vintage", "Harper Collins")
+
+
+def _specs(i: int, imprint: str) -> str:
+    """A specifications table whose "Imprint" row (first) often names another house."""
+    rows = [("Imprint", imprint), ("Publisher", HOUSES[i % 4]), ("Pages", str(200 + i))]
+    body = "".join(f"<tr><td class='k'>{k}</td><td class='v'>{v}</td></tr>" for k, v in rows)
+    return f"<html><body><h1>Book {i}</h1><table class='specs'>{body}</table></body></html>"
+
+
+def test_of_two_rows_the_samples_cannot_tell_apart_the_one_labelled_with_the_fields_name_wins():
+    samples = [_specs(i, HOUSES[i % 4]) for i in (1, 2)]  # imprint = publisher on both samples
+    unseen = [_specs(i, HOUSES[(i + i // 4) % 4]) for i in range(3, 15)]
+    values = [{"publisher": HOUSES[1]}, {"publisher": HOUSES[2]}]
+    result = learn_wrapper(samples, values, cluster_pages=unseen)
+    for i in range(15, 23):
+        assert result.wrapper.apply(_specs(i, HOUSES[(i + 1) % 4])) == {"publisher": HOUSES[i % 4]}

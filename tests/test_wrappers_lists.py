@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from browsercrawl.wrappers import learn_wrapper
+import pytest
+
+from browsercrawl.errors import UserError
+from browsercrawl.wrappers import Wrapper, learn_wrapper
 
 
 def book(title: str, authors: list[str], related: list[str] = ()) -> str:
@@ -197,3 +200,66 @@ def test_a_role_beside_some_names_is_not_taken_as_one_more_name() -> None:
     values = [{"authors": ["Olga J. Doe", "Sara Doe"]}, {"authors": "Jane Sato"}]
     result = learn_wrapper(samples, values, cluster_pages=others)
     assert result.wrapper.apply(others[2]) == {"authors": ["Olga Doe", "Peter Berg", "Ben Khan"]}
+
+
+NAMES = ["Ann Lee", "Bo Chen", "Cy Dunn", "Dee Fox", "Eve Gold", "Fay Hill", "Gus Ito", "Hal Jones"]
+
+
+def byline(i: int, authors: int, translators: int) -> str:
+    """Authors then translators in one span, links alike: ``A, B 저/T 역`` (the translator's
+    links continue the authors' run; only the word after the authors tells them apart)."""
+    names = [NAMES[(i + k) % 8] for k in range(authors + translators)]
+    link = "<a href='/search?q={0}'>{0}</a>".format
+    text = ", ".join(link(n) for n in names[:authors]) + " 저"
+    if translators:
+        text += "/" + ", ".join(link(n) for n in names[authors:]) + " 역"
+    return f"<html><body><h2>Book {i}</h2><span class='auth'>{text}</span><p>Vintage</p></body></html>"
+
+
+def test_a_run_of_links_ends_at_the_word_after_the_samples_last_item():
+    shapes = [(1, 0), (2, 0), (1, 1), (3, 1), (2, 1), (1, 0), (2, 2), (1, 1), (4, 0), (1, 0)]
+    unseen = [byline(i, a, t) for i, (a, t) in enumerate(shapes)]
+    for sample_shapes in ([(1, 1), (1, 0)], [(1, 0), (2, 0)], [(2, 1), (1, 0)]):
+        pages = [byline(20 + k, a, t) for k, (a, t) in enumerate(sample_shapes)]
+        values = [{"authors": [NAMES[(20 + k + j) % 8] for j in range(a)]}
+                  for k, (a, _) in enumerate(sample_shapes)]
+        wrapper = learn_wrapper(pages, values, cluster_pages=unseen).wrapper
+        assert wrapper.rules[0].until == "저", sample_shapes
+        for i, (a, t) in enumerate([(3, 1), (1, 2), (2, 0)]):
+            want = [NAMES[(40 + i + j) % 8] for j in range(a)]
+            assert wrapper.apply(byline(40 + i, a, t)) == {"authors": want}, (sample_shapes, a, t)
+        again = Wrapper.from_json(wrapper.to_json())
+        assert again.rules[0].until == "저"
+
+
+def test_a_role_after_every_item_ends_nothing():
+    """``A (Author), B (Author)``: the word follows every item, so it is no end of the run."""
+    def page(i: int, n: int) -> str:
+        links = ", ".join(f"<a href='/a/{k}'>{NAMES[(i + k) % 8]}</a> (Author)" for k in range(n))
+        return f"<html><body><h2>Book {i}</h2><p class='by'>{links}</p></body></html>"
+
+    unseen = [page(i, n) for i, n in enumerate([1, 2, 3, 1, 2, 4, 1])]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[21 % 8]]}]
+    wrapper = learn_wrapper([page(20, 1), page(21, 1)], values, cluster_pages=unseen).wrapper
+    assert wrapper.rules[0].until is None
+    assert wrapper.apply(page(30, 3)) == {"authors": [NAMES[(30 + k) % 8] for k in range(3)]}
+
+
+def test_until_must_be_a_word_in_a_wrapper_file():
+    bad = {"format": "browsercrawl-wrapper/1", "fields": {"authors#text[]": {"css": "a", "until": 3}}}
+    with pytest.raises(UserError, match=r"fields.authors#text\[\].until must be a word"):
+        Wrapper.from_json(bad, "w.json")
+
+
+def test_roles_between_every_item_end_nothing():
+    """``A 著，B 译，C 著``: every contributor is in the field and each item carries its role, so
+    the word after the samples' last item (著) is a role, not the end of the run."""
+    def page(i: int, roles: str) -> str:
+        links = "，".join(f"<a href='/a/{k}'>{NAMES[(i + k) % 8]}</a> {r}" for k, r in enumerate(roles))
+        return f"<html><body><h2>Book {i}</h2><div id='by'>{links}</div></body></html>"
+
+    unseen = [page(i, r) for i, r in enumerate(["著", "著译", "著译著", "著著", "著", "译著", "著著著"])]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[21 % 8]]}]
+    wrapper = learn_wrapper([page(20, "著"), page(21, "著")], values, cluster_pages=unseen).wrapper
+    assert wrapper.rules[0].until is None
+    assert wrapper.apply(page(30, "著译著")) == {"authors": [NAMES[(30 + k) % 8] for k in range(3)]}

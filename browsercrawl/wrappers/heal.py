@@ -320,6 +320,39 @@ def _has_state_on(el: etree._Element, names: list[str]) -> bool:
     return False
 
 
+def _state_holder(el: etree._Element) -> etree._Element | None:
+    """``el`` or its nearest ancestor with a state attribute on (``aria-current="true"``...)."""
+    node: etree._Element | None = el
+    while node is not None:
+        if any(node.get(n) not in (None, "false") for n in STATE_ATTRS):
+            return node
+        node = node.getparent()
+    return None
+
+
+def _current_of_a_run(
+    alike: list[tuple[float, etree._Element, str]],
+) -> list[tuple[float, etree._Element, str]]:
+    """The alike nodes inside the item a state marks, when the other alike nodes sit in that
+    item's unmarked siblings (format tiles, tabs, options); [] when no such run is there."""
+    out = []
+    for a in alike:
+        holder = _state_holder(a[1])
+        if holder is None or holder.getparent() is None:
+            continue
+        # The run's item: the holder itself, or the ancestor of it that has same-tag siblings.
+        item = holder
+        while item.getparent() is not None and len([s for s in item.getparent() if s.tag == item.tag]) < 2:
+            item = item.getparent()
+        parent = item.getparent()
+        if parent is None:
+            continue
+        siblings = [s for s in parent if s.tag == item.tag and s is not item]
+        if any(b is not a and any(b[1] is d for sib in siblings for d in sib.iter()) for b in alike):
+            out.append(a)
+    return out
+
+
 def _relocated(
     rule: FieldRule,
     page: Page,
@@ -335,6 +368,10 @@ def _relocated(
     if states:
         marked = [a for a in alike if _has_state_on(a[1], states)]
         alike = marked or alike
+    elif not rule.many:
+        # The path chose the current item by a class ("li.aktiv") that the redesign renamed; the
+        # item is still the one a state attribute marks among its alike siblings.
+        alike = _current_of_a_run(alike) or alike
     # Nearness to the record's fields found so far breaks near-ties only.
     top = max(a[0] for a in alike)
     score, el, value = max(
@@ -362,7 +399,8 @@ def _relocated(
     # A column rule's old paths mean nothing without their labels: they are not kept.
     old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]
     candidates = [
-        FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old, split=rule.split)
+        FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old, split=rule.split,
+                  until=rule.until)
         for css in options
     ]
     col = column_of(el, page) if rule.column is not None else None

@@ -35,7 +35,15 @@ from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, common_depth, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes
-from browsercrawl.wrappers.model import LINE_BREAK, FieldRule, Wrapper, norm, own_text
+from browsercrawl.wrappers.model import (
+    LINE_BREAK,
+    FieldRule,
+    Wrapper,
+    norm,
+    own_text,
+    text_between,
+    text_words,
+)
 from browsercrawl.wrappers.paths import (
     attribute_steps,
     class_steps,
@@ -167,6 +175,7 @@ def learn_wrapper(
         if rule is None:
             warnings.append(f"label {label!r}: no CSS path extracts it; left out")
             continue
+        rule = _ended_run(ctx, rule)
         score = [_check(rule, pages[s], wanted[s]) for s in usable]
         if min(score) < 1.0:
             bad = [names[s] for s, sc in zip(usable, score, strict=True) if sc < 1.0]
@@ -379,7 +388,13 @@ def _learn_one(
     # field, unless no candidate varies (then the field is constant on this site).
     checks = [c for c in checks if not c[1].identical()] or checks
     top = max(c.quality() for _, c in checks)
-    best = next(r for r, c in checks if c.quality() >= top - QUALITY_SLACK)
+    close = [r for r, c in checks if c.quality() >= top - QUALITY_SLACK]
+    best = close[0]
+    # Two rows the samples cannot tell apart ("Imprint" and "Publisher" naming the same house on
+    # both) part on the unseen pages; the one whose label is the field's own name is the field.
+    named = [r for r in close if _label_names_field(ctx.label, _sample_label(ctx, r))]
+    if named and best not in named and _parts_on_unseen(ctx, best, named[0]):
+        best = named[0]
     if alternates is not None:
         # Candidates found as often whose values are not all of the kind ("Ann Lee, Bo Chen" is
         # no name) may be lists the winner cuts one item from.
@@ -406,6 +421,19 @@ def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[float, FieldRule] |
     # Ranked like a path with the values' positions, just ahead of one with as many: the label
     # ties the value to its column, where a position alone breaks when a column is optional.
     return positions(values_css) - 0.5, rule
+
+
+def _label_names_field(field_name: str, label: str | None) -> bool:
+    """The page's label for a node says the field's name ("Publisher:" for ``publisher``)."""
+    if not label:
+        return False
+    wanted, said = text_words(field_name), text_words(label)
+    return bool(wanted) and all(w in said for w in wanted)
+
+
+def _parts_on_unseen(ctx: _Context, a: FieldRule, b: FieldRule) -> bool:
+    """The two rules read different values on some unseen page."""
+    return any(a.extract(p.root, p.texts) != b.extract(p.root, p.texts) for p in ctx.unseen)
 
 
 def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
@@ -453,7 +481,11 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if not all(
             (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
         ):
-            continue  # the samples prove it single: the list would add values to them
+            # The samples prove it single, or the run goes on with another role's items (one
+            # author, then a translator): a list that a word between two items ends.
+            many = _ended_run(ctx, many)
+            if many.until is None:
+                continue
         check = check_on_cluster(many, ctx.unseen, ctx.kind)
         if check.multi == 0 or check.kind_rate < 0.9:
             continue
@@ -466,6 +498,60 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if sum(runs) >= 0.9 * len(runs):
             return many
     return _split_list(ctx, rule) or rule
+
+
+def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
+    """A list whose run another role's items continue ("<a>A</a>, <a>B</a> 저/<a>T</a> 역") stops
+    at the word that follows its last item on every sample, when on the unseen pages that word
+    stands between two items once at most, and only punctuation parts the others: it closes the
+    run. Where it follows every item ("A (Author), B (Author)") or other words part the items too
+    ("A 著，B 译，C 著"), it is each item's role and ends nothing."""
+    if not rule.many or rule.split or rule.until or not ctx.unseen:
+        return rule
+    closing: set[str] | None = None
+    for s in ctx.usable:
+        page, want = ctx.pages[s], ctx.wanted[s]
+        nodes = _valued_nodes(rule, page)
+        if not want or len(nodes) < len(want):
+            return rule
+        last = nodes[len(want) - 1]
+        after = text_between(last, nodes[len(want)]) if len(nodes) > len(want) else _tail_text(last)
+        words = set(text_words(after or ""))
+        closing = words if closing is None else closing & words
+    if not closing:
+        return rule
+    pages = []  # per unseen page, the words between each two neighbouring items
+    for page in ctx.unseen:
+        nodes = _valued_nodes(rule, page)
+        pages.append([text_words(t) for a, b in pairwise(nodes) if (t := text_between(a, b)) is not None])
+    betweens = [b for p in pages for b in p]
+    for word in sorted(closing):
+        ends = sum(word in b for b in betweens)
+        # It ends one run per page, and the items of a run are parted by punctuation alone: where
+        # other words part them too ("A 著，B 译，C 著": each item's role), it is a role, not an end.
+        if not ends or ends == len(betweens) or any(sum(word in b for b in p) > 1 for p in pages):
+            continue
+        if any(b and word not in b for b in betweens):
+            continue
+        ended = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, rule.fingerprint,
+                          list(rule.alternates), rule.column, until=word)
+        if all(_check(ended, ctx.pages[s], ctx.wanted[s]) == 1.0 for s in ctx.usable):
+            return ended
+    return rule
+
+
+def _valued_nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
+    return [n for n in rule.nodes(rule.css, page.root, page.texts) if rule.cut(n, page.texts) is not None]
+
+
+def _tail_text(el: etree._Element) -> str:
+    """The text after ``el`` up to the end of its parent."""
+    parts = [el.tail or ""]
+    for node in el.itersiblings():
+        if isinstance(node.tag, str):
+            parts.append("".join(node.itertext()))
+        parts.append(node.tail or "")
+    return "".join(parts)
 
 
 def _widest_list(ctx: _Context, rule: FieldRule, alternates: Sequence[FieldRule]) -> FieldRule:
@@ -744,6 +830,13 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
             )
             for r in _rules_for(ctx.label, part, variants, True, None)
         ]
+    # A run that goes on with another role's items on a sample (a translator's link after the
+    # authors'): the same path ended by the word between them.
+    rules += [
+        ended for r in rules
+        if not r.split and sum(_extras(r, pages[s], wanted[s]) for s in ctx.usable)
+        and (ended := _ended_run(ctx, r)).until
+    ]
     scored: list[tuple[tuple[float, int], FieldRule]] = []
     for rule in rules:
         score = sum(_check(rule, pages[s], wanted[s]) for s in ctx.usable)

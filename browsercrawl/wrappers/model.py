@@ -140,6 +140,9 @@ class FieldRule:
     column: dict[str, Any] | None = None
     # A list written in one node's text ("Jane Doe, John Roe and Li Wei"): the separators' regex.
     split: str | None = None
+    # A run of items that another role's items continue in the same node ("<a>A</a>, <a>B</a>
+    # 저/<a>T</a> 역": authors, then a translator): the word that, between two items, ends the run.
+    until: str | None = None
     _selectors: dict[str, etree.XPath] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -202,17 +205,25 @@ class FieldRule:
                 raw = norm(unquote(raw))
         return raw or None
 
+    def _ends_at(self, previous: etree._Element, el: etree._Element) -> bool:
+        """The ``until`` word stands between the previous item and ``el``: the run ended."""
+        return self.until in text_words(text_between(previous, el) or "")
+
     def extract_with(
         self, css: str, root: etree._Element, texts: TextIndex, base_url: str | None = None
     ) -> Value:
         """The value(s) one path of this rule finds."""
         values = []
+        previous: etree._Element | None = None
         for el in self.nodes(css, root, texts):
             raw = self.cut(el, texts, base_url)
             if raw is None:
                 continue
             if not self.many:
                 return raw
+            if self.until and previous is not None and self._ends_at(previous, el):
+                break  # another role's items follow
+            previous = el
             if self.split == LINE_BREAK and self.part == "text" and not self.regex:
                 values.extend(texts.lines(el))
             elif self.split:
@@ -220,6 +231,26 @@ class FieldRule:
             else:
                 values.append(raw)
         return values if self.many else None
+
+
+def text_words(text: str) -> list[str]:
+    """Lower-case words of a text (punctuation and spaces between them dropped)."""
+    return re.sub(r"[\W_]+", " ", text).lower().split()
+
+
+def text_between(a: etree._Element, b: etree._Element) -> str | None:
+    """The text between two siblings ``a`` and ``b`` (``a`` first); None when not siblings."""
+    parent = a.getparent()
+    if parent is None or b.getparent() is not parent:
+        return None
+    parts = [a.tail or ""]
+    for node in a.itersiblings():
+        if node is b:
+            return "".join(parts)
+        if isinstance(node.tag, str):
+            parts.append("".join(node.itertext()))
+        parts.append(node.tail or "")
+    return None
 
 
 @dataclass
@@ -240,6 +271,8 @@ class Wrapper:
                 spec["column"] = dict(r.column)
             if r.split:
                 spec["split"] = r.split
+            if r.until:
+                spec["until"] = r.until
             if r.fingerprint:
                 spec["fingerprint"] = r.fingerprint
             fields[r.key] = spec if len(spec) > 1 else r.css
@@ -263,6 +296,7 @@ class Wrapper:
             fingerprint = None
             column = None
             split = None
+            until = None
             if isinstance(spec, dict):
                 css, regex = spec.get("css"), spec.get("regex")
                 alternates = spec.get("alternates") or []
@@ -281,6 +315,9 @@ class Wrapper:
                         re.compile(split)
                     except re.error as exc:
                         raise UserError(f"{source}: fields.{key}.split: {exc}") from None
+                until = spec.get("until")
+                if until is not None and (not isinstance(until, str) or not until.strip()):
+                    raise UserError(f"{source}: fields.{key}.until must be a word")
                 column = spec.get("column")
                 if column is not None and not (
                     isinstance(column, dict)
@@ -313,6 +350,7 @@ class Wrapper:
                 list(alternates),
                 column,
                 split,
+                until,
             )
             try:
                 for path in (css, *alternates, *([column["labels"]] if column else [])):
