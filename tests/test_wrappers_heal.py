@@ -284,3 +284,24 @@ def test_the_current_item_of_a_run_is_found_again_after_its_state_class_is_renam
     for i in range(12, 18):
         got = healer.apply(_tiles_page(i, renamed=True))
         assert got == {"binding": FORMATS[i % 3], "price": f"{10 + i + 3 * (i % 3)},99 €"}, i
+
+
+def _price_block(i: int, old_first: bool = False) -> str:
+    """A price, and on sale pages (odd ``i``) the list price after it, told apart only by their
+    classes; a redesign puts the list price first."""
+    now = f"<div class='_30jeq3'>₹{1000 + 7 * i:,}</div>"
+    was = f"<div class='_3I9_wc'>₹{1500 + 9 * i:,}</div>" if i % 2 else ""
+    block = was + now if old_first else now + was
+    return f"<html><body><h1>Book {i}</h1><div class='box'><div class='row'>{block}</div></div></body></html>"
+
+
+def test_a_path_that_now_reads_the_neighbour_of_the_fields_node_is_healed():
+    """Full-price samples learn the price as the row's only div; after the redesign that path
+    reads the list price on sale pages, while the node with the price's classes is beside it."""
+    values = [{"price": f"₹{1000 + 7 * i:,}"} for i in (2, 4)]
+    unseen = [_price_block(i) for i in range(5, 15)]
+    result = learn_wrapper([_price_block(2), _price_block(4)], values, cluster_pages=unseen)
+    assert "_30jeq3" not in result.wrapper.rules[0].css
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in range(15, 21):
+        assert healer.apply(_price_block(i, old_first=True)) == {"price": f"₹{1000 + 7 * i:,}"}, i

@@ -115,6 +115,8 @@ def broken(rule: FieldRule, page: Page) -> bool:
                 return True  # a heading or label now where the varying field was
             if _other_id(fp, el):
                 return True  # another element by name: a redesign renames tags, not ids
+            if _moved_away(fp, el):
+                return True
             # A label path checks its label itself; a positional one may now point at another row.
             return not rule.regex and ":contains(" not in css and not label_fits(fp, el, page)
     return True
@@ -130,6 +132,19 @@ def _other_id(fp: dict, el: etree._Element) -> bool:
     learned = re.match(r"[\w-]+#([^.]+)", path[-1]) if path else None
     mine = el.get("id")
     return bool(learned and mine and not _GENERATED.search(mine) and mine != learned.group(1))
+
+
+def _moved_away(fp: dict, el: etree._Element) -> bool:
+    """The path reads a node with none of the field's classes while a sibling of it (or a node
+    under one) has all of them: the block was reordered and the path now points at a neighbour
+    (a struck list price that came to stand before the price). Only so near: a class that goes
+    with the value ("in-stock") is found on other records' nodes far away."""
+    wanted = set(fp.get("classes") or [])
+    parent = el.getparent()
+    if not wanted or parent is None or wanted & set((el.get("class") or "").split()):
+        return False
+    return any(isinstance(o.tag, str) and wanted <= set((o.get("class") or "").split())
+               for o in parent.iterdescendants())
 
 
 def _nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
