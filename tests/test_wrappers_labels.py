@@ -178,3 +178,23 @@ def test_of_two_rows_the_samples_cannot_tell_apart_the_one_labelled_with_the_fie
     result = learn_wrapper(samples, values, cluster_pages=unseen)
     for i in range(15, 23):
         assert result.wrapper.apply(_specs(i, HOUSES[(i + 1) % 4])) == {"publisher": HOUSES[i % 4]}
+
+
+def _shop(i: int, imprint: str) -> str:
+    """A "Brand" line under the title and an "Imprint" row in the specifications (first in the
+    document), neither labelled "publisher"; the JSON-LD names the brand."""
+    house = HOUSES[i % 4]
+    ld = f'<script type="application/ld+json">{{"@type": "Product", "brand": "{house}"}}</script>'
+    specs = (f"<table><tr><td>Imprint</td><td>{imprint}</td></tr>"
+             f"<tr><td>Pages</td><td>{300 + i}</td></tr></table>")
+    info = f"<ul><li>Brand: <a href='/m/{i}'>{house}</a></li><li>Code: BK-{i}</li></ul>"
+    return f"<html><head>{ld}</head><body>{specs}<h1>Book {i}</h1>{info}</body></html>"
+
+
+def test_of_rows_the_samples_cannot_tell_apart_the_one_the_structured_data_backs_wins():
+    samples = [_shop(i, HOUSES[i % 4]) for i in (1, 2)]
+    unseen = [_shop(i, HOUSES[(i + i // 4) % 4]) for i in range(3, 15)]
+    values = [{"publisher": HOUSES[1]}, {"publisher": HOUSES[2]}]
+    result = learn_wrapper(samples, values, cluster_pages=unseen)
+    for i in range(15, 23):
+        assert result.wrapper.apply(_shop(i, HOUSES[(i + 1) % 4])) == {"publisher": HOUSES[i % 4]}, i

@@ -263,3 +263,31 @@ def test_roles_between_every_item_end_nothing():
     wrapper = learn_wrapper([page(20, "著"), page(21, "著")], values, cluster_pages=unseen).wrapper
     assert wrapper.rules[0].until is None
     assert wrapper.apply(page(30, "著译著")) == {"authors": [NAMES[(30 + k) % 8] for k in range(3)]}
+
+
+def contributors(i: int, authors: int, role: str | None) -> str:
+    """``By: A, B, T (Translator)``: the other role's link is marked only by what follows it."""
+    names = [NAMES[(i + k) % 8] for k in range(authors + (1 if role else 0))]
+    links = ", ".join(f"<a class='c' href='/s?a={n}'>{n}</a>" for n in names)
+    tail = f" <span class='role'>({role})</span>" if role else ""
+    return f"<html><body><h1>Book {i}</h1><div id='by'><span>By: </span>{links}{tail}</div></body></html>"
+
+
+def test_items_followed_by_a_role_are_left_out_when_no_sample_item_is():
+    shapes = [(1, None), (2, "Translator"), (1, None), (3, None), (1, "Illustrator"), (2, None), (1, None),
+              (2, None), (1, "Narrator"), (1, None)]
+    unseen = [contributors(i, a, r) for i, (a, r) in enumerate(shapes)]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[21 % 8], NAMES[22 % 8]]}]
+    wrapper = learn_wrapper([contributors(20, 1, None), contributors(21, 2, None)], values,
+                            cluster_pages=unseen).wrapper
+    assert wrapper.rules[0].unqualified
+    assert wrapper.apply(contributors(40, 2, "Translator")) == {"authors": [NAMES[0], NAMES[1]]}
+    assert wrapper.apply(contributors(41, 3, None)) == {"authors": [NAMES[1], NAMES[2], NAMES[3]]}
+    assert Wrapper.from_json(wrapper.to_json()).rules[0].unqualified
+
+
+def test_unqualified_must_be_true_or_false_in_a_wrapper_file():
+    field = {"css": "a", "unqualified": "yes"}
+    bad = {"format": "browsercrawl-wrapper/1", "fields": {"authors#text[]": field}}
+    with pytest.raises(UserError, match=r"fields.authors#text\[\].unqualified must be true or false"):
+        Wrapper.from_json(bad, "w.json")

@@ -55,3 +55,20 @@ def test_an_attribute_is_used_when_no_visible_text_holds_the_value():
         [html, html.replace("2024-03-18", "2023-01-02")], [{"d": "2024-03-18"}, {"d": "2023-01-02"}]
     )
     assert result.wrapper.rules[0].part == "datetime"
+
+
+def _crumbs(i: int) -> str:
+    """The title twice: the breadcrumb's last item (first in the document) and the h1."""
+    title = f"The Book Number {i}"
+    items = [("/", "Home"), ("/en", "English books"), (f"/b/{i}", title)]
+    crumbs = "".join(f"<li><a href='{u}'><span>{t}</span></a></li>" for u, t in items)
+    body = f"<section><h1 class='title'>{title}</h1><p>{i} pages</p></section>"
+    return f"<html><body><nav class='breadcrumb'><ol>{crumbs}</ol></nav>{body}</body></html>"
+
+
+def test_the_content_copy_of_a_value_wins_over_the_breadcrumbs():
+    """Both exact; the breadcrumb is a way to the page, the h1 is what a person reads as its title
+    (a redesign that reorders the breadcrumbs must not move the title)."""
+    values = [{"title": f"The Book Number {i}"} for i in (1, 2)]
+    result = learn_wrapper([_crumbs(1), _crumbs(2)], values, cluster_pages=[_crumbs(i) for i in range(3, 9)])
+    assert "h1" in result.wrapper.rules[0].css and "nav" not in result.wrapper.rules[0].css

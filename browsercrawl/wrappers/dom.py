@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -43,6 +44,15 @@ def common_depth(el: etree._Element, anchors: Iterable[etree._Element]) -> tuple
                 best = max(best, mine[id(a)])
                 break
     return best, len(mine) - 1
+
+
+def in_navigation(el: etree._Element) -> bool:
+    """Inside the page's navigation (``<nav>``, ``role=navigation``, a breadcrumb): it repeats
+    the content's title or category as a way there, and a person reads the content's own copy."""
+    for a in ancestors_or_self(el):
+        if a.tag == "nav" or a.get("role") == "navigation" or "breadcrumb" in (a.get("class") or "").lower():
+            return True
+    return False
 
 
 def is_leaf(el: etree._Element) -> bool:
@@ -95,9 +105,35 @@ class Page:
                     out.add(text)
         return frozenset(out)
 
+    @cached_property
+    def machine_values(self) -> frozenset[str]:
+        """Values the page states for machines: JSON-LD strings and numbers, ``<meta content>``,
+        hidden inputs. A shop's structured data names the product's own publisher, price..."""
+        out: set[str] = set()
+        for raw in self.root.xpath('//script[contains(@type, "ld+json")]/text()'):
+            try:
+                _collect(json.loads(raw), out)
+            except ValueError:
+                continue
+        for value in self.root.xpath("//meta/@content | //input[@type='hidden']/@value"):
+            if norm(value):
+                out.add(norm(value))
+        return frozenset(out)
+
     def is_hidden(self, el: etree._Element) -> bool:
         """A person does not read it: hidden itself or inside a hidden block."""
         return el in self.hidden
+
+
+def _collect(data: object, out: set[str]) -> None:
+    if isinstance(data, dict):
+        for v in data.values():
+            _collect(v, out)
+    elif isinstance(data, list):
+        for v in data:
+            _collect(v, out)
+    elif isinstance(data, (str, int, float)) and not isinstance(data, bool) and norm(str(data)):
+        out.add(norm(str(data)))
 
 
 def page_of(html: str | bytes) -> Page:

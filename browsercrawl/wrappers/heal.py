@@ -415,7 +415,7 @@ def _relocated(
     old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]
     candidates = [
         FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old, split=rule.split,
-                  until=rule.until)
+                  until=rule.until, unqualified=rule.unqualified)
         for css in options
     ]
     col = column_of(el, page) if rule.column is not None else None

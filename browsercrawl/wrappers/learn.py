@@ -33,14 +33,18 @@ from lxml import etree
 
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
-from browsercrawl.wrappers.dom import Page, common_depth, page_of, units_form_a_run
+from browsercrawl.wrappers.dom import Page, common_depth, in_navigation, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes
 from browsercrawl.wrappers.model import (
+    CONJUNCTIONS,
     LINE_BREAK,
     FieldRule,
     Wrapper,
+    item_units,
     norm,
     own_text,
+    qualified,
+    text_after,
     text_between,
     text_words,
 )
@@ -175,7 +179,7 @@ def learn_wrapper(
         if rule is None:
             warnings.append(f"label {label!r}: no CSS path extracts it; left out")
             continue
-        rule = _ended_run(ctx, rule)
+        rule = _role_cut(ctx, rule)
         score = [_check(rule, pages[s], wanted[s]) for s in usable]
         if min(score) < 1.0:
             bad = [names[s] for s, sc in zip(usable, score, strict=True) if sc < 1.0]
@@ -364,14 +368,15 @@ def _learn_one(
                 if anchors and first == 0:
                     found = rule.selector()(ctx.pages[first].root)
                     near = common_depth(found[0], anchors)[0] if found else 0
-                exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
+                key = (h.hidden, in_navigation(h.el), -near, positions(rule.css), order, len(exact))
+                exact.append((key, rule))
         column = _column_rule(ctx, h, first)
         if column is not None:
             near = 0
             if anchors and first == 0:
                 found = column[1].nodes(column[1].css, ctx.pages[first].root, ctx.pages[first].texts)
                 near = common_depth(found[0], anchors)[0] if found else 0
-            exact.append(((h.hidden, -near, column[0], order, len(exact)), column[1]))
+            exact.append(((h.hidden, in_navigation(h.el), -near, column[0], order, len(exact)), column[1]))
     if not exact:
         return best[1] if best else None
     ranked = [r for _, r in sorted(exact, key=lambda x: x[0])]
@@ -395,6 +400,13 @@ def _learn_one(
     named = [r for r in close if _label_names_field(ctx.label, _sample_label(ctx, r))]
     if named and best not in named and _parts_on_unseen(ctx, best, named[0]):
         best = named[0]
+    elif len(close) > 1:
+        # Else the one the page's structured data (JSON-LD, meta) agrees with on the unseen pages:
+        # "Brand: Tor" beside an "Imprint" row that only sometimes names the same house.
+        backing = {id(r): _machine_backing(ctx, r) for r in close[:MAX_CHECKED]}
+        backed = max(close[:MAX_CHECKED], key=lambda r: backing[id(r)])
+        if backing[id(backed)] >= backing[id(best)] + 0.3 and _parts_on_unseen(ctx, best, backed):
+            best = backed
     if alternates is not None:
         # Candidates found as often whose values are not all of the kind ("Ann Lee, Bo Chen" is
         # no name) may be lists the winner cuts one item from.
@@ -429,6 +441,18 @@ def _label_names_field(field_name: str, label: str | None) -> bool:
         return False
     wanted, said = text_words(field_name), text_words(label)
     return bool(wanted) and all(w in said for w in wanted)
+
+
+def _machine_backing(ctx: _Context, rule: FieldRule) -> float:
+    """Share of the unseen pages whose structured data holds the value the rule reads there."""
+    hits = found = 0
+    for page in ctx.unseen:
+        got = rule.extract(page.root, page.texts)
+        values = got if isinstance(got, list) else [got] if got else []
+        if values:
+            found += 1
+            hits += all(v in page.machine_values for v in values)
+    return hits / found if found else 0.0
 
 
 def _parts_on_unseen(ctx: _Context, a: FieldRule, b: FieldRule) -> bool:
@@ -483,8 +507,8 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         ):
             # The samples prove it single, or the run goes on with another role's items (one
             # author, then a translator): a list that a word between two items ends.
-            many = _ended_run(ctx, many)
-            if many.until is None:
+            many = _role_cut(ctx, many)
+            if many.until is None and not many.unqualified:
                 continue
         check = check_on_cluster(many, ctx.unseen, ctx.kind)
         if check.multi == 0 or check.kind_rate < 0.9:
@@ -498,6 +522,40 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if sum(runs) >= 0.9 * len(runs):
             return many
     return _split_list(ctx, rule) or rule
+
+
+def _role_cut(ctx: _Context, rule: FieldRule) -> FieldRule:
+    """The list rule cut where another role's items join its run (see the two rules below), or
+    the rule as it was."""
+    ended = _ended_run(ctx, rule)
+    return ended if ended.until else _qualified_out(ctx, rule)
+
+
+def _qualified_out(ctx: _Context, rule: FieldRule) -> FieldRule:
+    """Leave out items followed by words ("<a>B</a> <span>(Translator)</span>") when no item of
+    the samples is, and the unseen pages show such items now and then (a third of them at most,
+    never every item of a page): a qualifier marks another role's item, not one of the field's."""
+    if not rule.many or rule.split or rule.until or rule.unqualified or not ctx.unseen:
+        return rule
+    for s in ctx.usable:
+        page, want = ctx.pages[s], set(ctx.wanted[s])
+        nodes = _valued_nodes(rule, page)
+        units = item_units(nodes)
+        if any(rule.cut(n, page.texts) in want and qualified(units, i) for i, n in enumerate(nodes)):
+            return rule  # the samples' own items carry words after them: no qualifier
+    items = dropped = 0
+    for page in ctx.unseen:
+        nodes = _valued_nodes(rule, page)
+        units = item_units(nodes)
+        marked = sum(qualified(units, i) for i in range(len(nodes)))
+        if nodes and marked == len(nodes):
+            return rule
+        items, dropped = items + len(nodes), dropped + marked
+    if not dropped or dropped * 3 > items:
+        return rule
+    cut = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, rule.fingerprint,
+                    list(rule.alternates), rule.column, unqualified=True)
+    return cut if all(_check(cut, ctx.pages[s], ctx.wanted[s]) == 1.0 for s in ctx.usable) else rule
 
 
 def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
@@ -515,7 +573,7 @@ def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
         if not want or len(nodes) < len(want):
             return rule
         last = nodes[len(want) - 1]
-        after = text_between(last, nodes[len(want)]) if len(nodes) > len(want) else _tail_text(last)
+        after = text_between(last, nodes[len(want)]) if len(nodes) > len(want) else text_after(last, None)
         words = set(text_words(after or ""))
         closing = words if closing is None else closing & words
     if not closing:
@@ -542,16 +600,6 @@ def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
 
 def _valued_nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
     return [n for n in rule.nodes(rule.css, page.root, page.texts) if rule.cut(n, page.texts) is not None]
-
-
-def _tail_text(el: etree._Element) -> str:
-    """The text after ``el`` up to the end of its parent."""
-    parts = [el.tail or ""]
-    for node in el.itersiblings():
-        if isinstance(node.tag, str):
-            parts.append("".join(node.itertext()))
-        parts.append(node.tail or "")
-    return "".join(parts)
 
 
 def _widest_list(ctx: _Context, rule: FieldRule, alternates: Sequence[FieldRule]) -> FieldRule:
@@ -589,7 +637,7 @@ def _widest_list(ctx: _Context, rule: FieldRule, alternates: Sequence[FieldRule]
 # Peace" is one title, "Doe, Roe and Wei" three names), or the pieces must be values elsewhere.
 # "and" in the languages whose dates validate.py reads: French, German, Spanish, Italian and
 # Portuguese, Dutch.
-_CONJUNCTIONS = ("and", "et", "und", "y", "e", "en")
+_CONJUNCTIONS = CONJUNCTIONS
 _LIST_SEPARATORS = (", ", "; ", " & ", *(f" {c} " for c in _CONJUNCTIONS))
 
 
@@ -835,7 +883,7 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     rules += [
         ended for r in rules
         if not r.split and sum(_extras(r, pages[s], wanted[s]) for s in ctx.usable)
-        and (ended := _ended_run(ctx, r)).until
+        and ((ended := _role_cut(ctx, r)).until or ended.unqualified)
     ]
     scored: list[tuple[tuple[float, int], FieldRule]] = []
     for rule in rules:

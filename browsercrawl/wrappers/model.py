@@ -143,6 +143,9 @@ class FieldRule:
     # A run of items that another role's items continue in the same node ("<a>A</a>, <a>B</a>
     # 저/<a>T</a> 역": authors, then a translator): the word that, between two items, ends the run.
     until: str | None = None
+    # Items of a run followed by words before the next item ("<a>B</a> (Translator)") are another
+    # role's: left out. Learned when no sample item is ever followed by a word.
+    unqualified: bool = False
     _selectors: dict[str, etree.XPath] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -215,7 +218,9 @@ class FieldRule:
         """The value(s) one path of this rule finds."""
         values = []
         previous: etree._Element | None = None
-        for el in self.nodes(css, root, texts):
+        found = self.nodes(css, root, texts)
+        units = item_units(found) if self.many and self.unqualified else []
+        for i, el in enumerate(found):
             raw = self.cut(el, texts, base_url)
             if raw is None:
                 continue
@@ -224,6 +229,8 @@ class FieldRule:
             if self.until and previous is not None and self._ends_at(previous, el):
                 break  # another role's items follow
             previous = el
+            if units and qualified(units, i):
+                continue  # "(Translator)" after it: another role's item
             if self.split == LINE_BREAK and self.part == "text" and not self.regex:
                 values.extend(texts.lines(el))
             elif self.split:
@@ -233,9 +240,63 @@ class FieldRule:
         return values if self.many else None
 
 
+# "and" in the languages whose dates validate.py reads (French, German, Spanish, Italian and
+# Portuguese, Dutch): it joins a list's items, it says nothing about either.
+CONJUNCTIONS = ("and", "et", "und", "y", "e", "en")
+
+
 def text_words(text: str) -> list[str]:
     """Lower-case words of a text (punctuation and spaces between them dropped)."""
     return re.sub(r"[\W_]+", " ", text).lower().split()
+
+
+# Elements that run inside a line of text: an item's wrapper of this kind is part of the item, a
+# sibling of this kind right after it may qualify it ("<span>(Translator)</span>").
+_INLINE = frozenset({"a", "span", "small", "em", "i", "b", "strong", "sup", "sub", "font", "abbr", "cite"})
+
+
+def item_units(items: list[etree._Element]) -> list[etree._Element]:
+    """Per item, the inline wrappers around it that hold no other item (``<span><a><b>Name</b>
+    (Translator)</a></span>``): what a list's separators and qualifiers stand beside."""
+    held: dict[int, int] = {}  # element -> how many items it holds
+    for item in items:
+        node = item
+        while node is not None:
+            held[id(node)] = held.get(id(node), 0) + 1
+            node = node.getparent()
+    units = []
+    for item in items:
+        unit = item
+        while (parent := unit.getparent()) is not None and held[id(parent)] == 1 and parent.tag in _INLINE:
+            unit = parent
+        units.append(unit)
+    return units
+
+
+def qualified(units: list[etree._Element], i: int) -> bool:
+    """Words right after the ``i``-th item's unit (:func:`item_units`), in its line and before
+    the next item: a role such as "(Translator)" beside the item. A role inside the item's own
+    unit is part of it; a line break or a block ends what can qualify it."""
+    unit = units[i]
+    nxt = units[i + 1] if i + 1 < len(units) else None
+    parts = [unit.tail or ""]
+    for sib in unit.itersiblings():
+        if sib is nxt or not isinstance(sib.tag, str) or sib.tag not in _INLINE:
+            break
+        parts += ["".join(sib.itertext()), sib.tail or ""]
+    return any(w not in CONJUNCTIONS for w in text_words("".join(parts)))
+
+
+def text_after(el: etree._Element, stop: etree._Element | None) -> str:
+    """The text after ``el`` among its siblings, up to ``stop`` or the end of its parent."""
+    parts = [el.tail or ""]
+    for node in el.itersiblings():
+        if node is stop:
+            break
+        if isinstance(node.tag, str):
+            parts.append("".join(node.itertext()))
+        parts.append(node.tail or "")
+    return "".join(parts)
 
 
 def text_between(a: etree._Element, b: etree._Element) -> str | None:
@@ -273,6 +334,8 @@ class Wrapper:
                 spec["split"] = r.split
             if r.until:
                 spec["until"] = r.until
+            if r.unqualified:
+                spec["unqualified"] = True
             if r.fingerprint:
                 spec["fingerprint"] = r.fingerprint
             fields[r.key] = spec if len(spec) > 1 else r.css
@@ -297,6 +360,7 @@ class Wrapper:
             column = None
             split = None
             until = None
+            unqualified = False
             if isinstance(spec, dict):
                 css, regex = spec.get("css"), spec.get("regex")
                 alternates = spec.get("alternates") or []
@@ -315,6 +379,9 @@ class Wrapper:
                         re.compile(split)
                     except re.error as exc:
                         raise UserError(f"{source}: fields.{key}.split: {exc}") from None
+                unqualified = spec.get("unqualified", False)
+                if not isinstance(unqualified, bool):
+                    raise UserError(f"{source}: fields.{key}.unqualified must be true or false")
                 until = spec.get("until")
                 if until is not None and (not isinstance(until, str) or not until.strip()):
                     raise UserError(f"{source}: fields.{key}.until must be a word")
@@ -351,6 +418,7 @@ class Wrapper:
                 column,
                 split,
                 until,
+                unqualified,
             )
             try:
                 for path in (css, *alternates, *([column["labels"]] if column else [])):
