@@ -178,3 +178,29 @@ def test_of_two_rows_the_samples_cannot_tell_apart_the_one_labelled_with_the_fie
     result = learn_wrapper(samples, values, cluster_pages=unseen)
     for i in range(15, 23):
         assert result.wrapper.apply(_specs(i, HOUSES[(i + 1) % 4])) == {"publisher": HOUSES[i % 4]}
+
+
+def _params(rows: list[tuple[str, str]]) -> str:
+    items = "".join(f"<li title='{v}'>{k}：{v}</li>" for k, v in rows)
+    return f"<html><body><h1>T</h1><ul id='params'>{items}</ul></body></html>"
+
+
+def test_a_row_the_samples_share_by_chance_before_the_value_is_not_its_label():
+    """Rows in the seller's order; on both samples the date follows "版次：2nd edition", a label
+    with its value (other pages show "版次：Revised"). Asked for as the date's label it failed
+    every candidate alike, and the path after that row won; the date is read by its own label."""
+    samples = [
+        _params([("ISBN", "9788186023563"), ("版次", "2nd edition"), ("出版时间", "2021-03-02")]),
+        _params([("版次", "2nd edition"), ("出版时间", "2019-06-18"), ("ISBN", "9789231685651")]),
+    ]
+    others = [
+        _params([("出版时间", "2021-01-28"), ("ISBN", "9782591837968")]),
+        _params([("ISBN", "9782591837975"), ("出版时间", "2020-06-27"), ("页数", "254")]),
+        _params([("页数", "583"), ("ISBN", "9782591837982"), ("出版时间", "2018-03-02")]),
+        _params([("出版时间", "2019-12-05"), ("版次", "Revised"), ("ISBN", "9782591837999")]),
+        _params([("ISBN", "9782591838002"), ("出版时间", "2020-01-20")]),
+    ]
+    values = [{"published": "2021-03-02"}, {"published": "2019-06-18"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    got = [result.wrapper.apply(p)["published"] for p in others]
+    assert got == ["2021-01-28", "2020-06-27", "2018-03-02", "2019-12-05", "2020-01-20"]

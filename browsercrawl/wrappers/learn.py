@@ -449,7 +449,26 @@ def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
         node = first_node(rule, ctx.pages[s])
         labels.add(text_label(node, ctx.pages[s]) if node is not None else None)
     label = labels.pop() if len(labels) == 1 else None
-    return label if ctx.is_label(label) else None
+    if not ctx.is_label(label):
+        return None
+    if _a_row(label, ctx.unseen):
+        # The samples share a row before the value by chance ("版次：2nd edition" before the
+        # date on both), not the field's label; asking for it would fail every candidate.
+        return None
+    return label
+
+
+_ROW = re.compile(r"^(.{1,30}?[:：])\s*\S")
+
+
+def _a_row(text: str, pages: Sequence[Page]) -> bool:
+    """Whether ``text`` is a label and its value ("版次：2nd edition"): the same label shows
+    other values on other pages ("版次：Revised")."""
+    m = _ROW.match(text)
+    if m is None:
+        return False
+    prefix = m.group(1)
+    return any(t != text and t.startswith(prefix) for p in pages for t in p.all_texts)
 
 
 def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
