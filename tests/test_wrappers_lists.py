@@ -263,3 +263,18 @@ def test_roles_between_every_item_end_nothing():
     wrapper = learn_wrapper([page(20, "著"), page(21, "著")], values, cluster_pages=unseen).wrapper
     assert wrapper.rules[0].until is None
     assert wrapper.apply(page(30, "著译著")) == {"authors": [NAMES[(30 + k) % 8] for k in range(3)]}
+
+
+def test_a_role_on_a_sample_keeps_the_names_class_on_the_generalised_path() -> None:
+    """The third name on sample B has a role span beside it, so only its step carries the
+    name's class; the path generalised over the items keeps that class and reads no role."""
+    samples = [_contributors(["Olga Roe", "Jane Sato"]), _contributors(["Tom Hart", "Bo Li", "Mo Berg"], 2)]
+    others = [
+        _contributors(["Maria Wei", "Sara Smith", "Yuki Khan", "John Ivanova"], role_at=2),
+        _contributors(["Ben Roe"]),
+        _contributors(["John Smith", "Ana Wei", "Maria Smith"], role_at=2),
+    ]
+    values = [{"authors": ["Olga Roe", "Jane Sato"]}, {"authors": ["Tom Hart", "Bo Li", "Mo Berg"]}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    names = ["Maria Wei", "Sara Smith", "Yuki Khan", "John Ivanova"]
+    assert result.wrapper.apply(others[0]) == {"authors": names}

@@ -808,7 +808,13 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         for j in range(i + 1, min(len(paths), i + 9)):
             variants.append(generalise_pair(paths[i][1], paths[j][1]))
     variants.extend(p for _, p in paths)
-    variants.extend(class_steps(h.el, pages[s]) for s, _, h in instances)
+    classed = [class_steps(h.el, pages[s]) for s, _, h in instances]
+    variants.extend(classed)
+    # The same with every node's classes: the items' own class (``span.name``) stays on the
+    # generalised path where the bare one would also meet a role span beside some names.
+    for i in range(len(classed)):
+        for j in range(i + 1, min(len(classed), i + 9)):
+            variants.append(generalise_pair(classed[i], classed[j]))
     variants.extend(run_of(label_steps(h.el, pages[s], None)) for s, _, h in instances[:2])
     # Items wrapped only when there are several: the classed item anywhere under the step above
     # the wrapper (``div.field--author div.field__item``).
