@@ -362,8 +362,9 @@ def _learn_one(
                     continue
                 near = 0
                 if anchors and first == 0:
-                    found = rule.selector()(ctx.pages[first].root)
-                    near = common_depth(found[0], anchors)[0] if found else 0
+                    # The node the value comes from, not the path's first match (an empty cell).
+                    node = first_node(rule, ctx.pages[first])
+                    near = common_depth(node, anchors)[0] if node is not None else 0
                 exact.append(((h.hidden, -near, positions(rule.css), order, len(exact)), rule))
         column = _column_rule(ctx, h, first)
         if column is not None:
