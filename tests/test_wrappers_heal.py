@@ -305,3 +305,26 @@ def test_a_path_that_now_reads_the_neighbour_of_the_fields_node_is_healed():
     healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
     for i in range(15, 21):
         assert healer.apply(_price_block(i, old_first=True)) == {"price": f"₹{1000 + 7 * i:,}"}, i
+
+
+def _names(names: list[str], role_at: int | None = None) -> str:
+    links = ", ".join(
+        f"<span><a href='/a/{i}'><span class='name'>{n}</span>"
+        + ("<span class='role'>(Translator)</span>" if i == role_at else "")
+        + "</a></span>"
+        for i, n in enumerate(names)
+    )
+    return f"<html><body><div class='by'><h3><div class='list'>{links}</div></h3></div></body></html>"
+
+
+def test_a_list_healed_on_a_one_item_page_keeps_the_items_class():
+    """Healed on a page with one name, the list's path has no sibling to generalise over; it
+    keeps the name's (renamed) class, so a translator's role span on later pages stays out."""
+    samples = [_names(["Olga Roe", "Jane Sato"]), _names(["Tom Hart", "Bo Li", "Mo Berg"], 2)]
+    values = [{"authors": ["Olga Roe", "Jane Sato"]}, {"authors": ["Tom Hart", "Bo Li", "Mo Berg"]}]
+    others = [_names(["Ann Lee", "Cy Dunn", "Dee Fox"], 2), _names(["Eve Gold"]), _names(["Fay Hill", "Ito"])]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    healer = HealingWrapper(wrapper)
+    assert healer.apply(change_markup(_names(["Li Khan"]), "classes_renamed"))["authors"] == ["Li Khan"]
+    later = change_markup(_names(["Peter Sato", "Sara Khan", "Olga Wei"], 2), "classes_renamed")
+    assert healer.apply(later)["authors"] == ["Peter Sato", "Sara Khan", "Olga Wei"]

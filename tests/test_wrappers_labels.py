@@ -198,3 +198,59 @@ def test_of_rows_the_samples_cannot_tell_apart_the_one_the_structured_data_backs
     result = learn_wrapper(samples, values, cluster_pages=unseen)
     for i in range(15, 23):
         assert result.wrapper.apply(_shop(i, HOUSES[(i + 1) % 4])) == {"publisher": HOUSES[i % 4]}, i
+
+
+def _params(rows: list[tuple[str, str]]) -> str:
+    items = "".join(f"<li title='{v}'>{k}：{v}</li>" for k, v in rows)
+    return f"<html><body><h1>T</h1><ul id='params'>{items}</ul></body></html>"
+
+
+def test_a_row_the_samples_share_by_chance_before_the_value_is_not_its_label():
+    """Rows in the seller's order; on both samples the date follows "版次：2nd edition", a label
+    with its value (other pages show "版次：Revised"). Asked for as the date's label it failed
+    every candidate alike, and the path after that row won; the date is read by its own label."""
+    samples = [
+        _params([("ISBN", "9788186023563"), ("版次", "2nd edition"), ("出版时间", "2021-03-02")]),
+        _params([("版次", "2nd edition"), ("出版时间", "2019-06-18"), ("ISBN", "9789231685651")]),
+    ]
+    others = [
+        _params([("出版时间", "2021-01-28"), ("ISBN", "9782591837968")]),
+        _params([("ISBN", "9782591837975"), ("出版时间", "2020-06-27"), ("页数", "254")]),
+        _params([("页数", "583"), ("ISBN", "9782591837982"), ("出版时间", "2018-03-02")]),
+        _params([("出版时间", "2019-12-05"), ("版次", "Revised"), ("ISBN", "9782591837999")]),
+        _params([("ISBN", "9782591838002"), ("出版时间", "2020-01-20")]),
+    ]
+    values = [{"published": "2021-03-02"}, {"published": "2019-06-18"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    got = [result.wrapper.apply(p)["published"] for p in others]
+    assert got == ["2021-01-28", "2020-06-27", "2018-03-02", "2019-12-05", "2020-01-20"]
+
+
+def _spec_table(authors: list[str], rows: list[tuple[str, str]]) -> str:
+    people = "".join(f"<li>{a}</li>" for a in authors)
+    body = f"<tr><th>Author</th><td><ul>{people}</ul></td></tr>"
+    body += "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"<html><body><h1>T</h1><table><tbody>{body}</tbody></table></body></html>"
+
+
+def test_a_shared_value_is_placed_by_the_cell_it_comes_from_not_the_paths_first_match():
+    """Both samples from one publisher, so the record's other fields place it. ``tr > td``
+    read as own text starts at the author cell (a list, no text of its own) and was ranked by
+    that cell's nearness to the authors; it gives the publisher only while the rows keep their
+    order. The cell the value comes from is the publisher's; the label path is kept."""
+    samples = [
+        _spec_table(["Ann Lee"], [("Publisher", "Penguin Books"), ("ISBN", "9780140449136")]),
+        _spec_table(["Bo Chen", "Cy Dunn"], [("Publisher", "Penguin Books"), ("ISBN", "9780140455113")]),
+    ]
+    others = [
+        _spec_table(["Dee Fox"], [("Publisher", "Tor"), ("ISBN", "9780679783275")]),
+        _spec_table(["Eve Gold"], [("Publisher", "Vintage"), ("ISBN", "9780679783282")]),
+        _spec_table(["Fay Hill", "Gus Ito"], [("Publisher", "Orbit"), ("ISBN", "9780679783299")]),
+    ]
+    values = [
+        {"authors": ["Ann Lee"], "publisher": "Penguin Books"},
+        {"authors": ["Bo Chen", "Cy Dunn"], "publisher": "Penguin Books"},
+    ]
+    wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
+    reordered = _spec_table(["Hal Jones"], [("ISBN", "9780679783305"), ("Publisher", "Tor")])
+    assert wrapper.apply(reordered)["publisher"] == "Tor"

@@ -291,3 +291,18 @@ def test_unqualified_must_be_true_or_false_in_a_wrapper_file():
     bad = {"format": "browsercrawl-wrapper/1", "fields": {"authors#text[]": field}}
     with pytest.raises(UserError, match=r"fields.authors#text\[\].unqualified must be true or false"):
         Wrapper.from_json(bad, "w.json")
+
+
+def test_a_role_on_a_sample_keeps_the_names_class_on_the_generalised_path() -> None:
+    """The third name on sample B has a role span beside it, so only its step carries the
+    name's class; the path generalised over the items keeps that class and reads no role."""
+    samples = [_contributors(["Olga Roe", "Jane Sato"]), _contributors(["Tom Hart", "Bo Li", "Mo Berg"], 2)]
+    others = [
+        _contributors(["Maria Wei", "Sara Smith", "Yuki Khan", "John Ivanova"], role_at=2),
+        _contributors(["Ben Roe"]),
+        _contributors(["John Smith", "Ana Wei", "Maria Smith"], role_at=2),
+    ]
+    values = [{"authors": ["Olga Roe", "Jane Sato"]}, {"authors": ["Tom Hart", "Bo Li", "Mo Berg"]}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    names = ["Maria Wei", "Sara Smith", "Yuki Khan", "John Ivanova"]
+    assert result.wrapper.apply(others[0]) == {"authors": names}

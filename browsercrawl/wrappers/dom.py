@@ -120,6 +120,11 @@ class Page:
                 out.add(norm(value))
         return frozenset(out)
 
+    @cached_property
+    def all_texts(self) -> set[str]:
+        """Every element's text: whether a label or heading is on this page at all."""
+        return {self.texts.text(e) for e in self.elements}
+
     def is_hidden(self, el: etree._Element) -> bool:
         """A person does not read it: hidden itself or inside a hidden block."""
         return el in self.hidden

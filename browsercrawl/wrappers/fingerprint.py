@@ -122,10 +122,10 @@ def boilerplate(samples: list[Page], unseen: list[Page], min_share: float = 0.9)
         ):
             texts.add(t)
     for page in samples[1:]:
-        texts &= {page.texts.text(el) for el in page.elements}
+        texts &= page.all_texts
     counts = dict.fromkeys(texts, 0)
     for page in unseen:
-        for t in {page.texts.text(el) for el in page.elements} & texts:
+        for t in page.all_texts & texts:
             counts[t] += 1
     return {t for t, n in counts.items() if n >= min_share * len(unseen)}
 

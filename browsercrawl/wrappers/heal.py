@@ -162,8 +162,13 @@ def _deepest(el: etree._Element, page: Page) -> bool:
     return not any(isinstance(c.tag, str) and page.texts.text(c) == text for c in el)
 
 
-def _run_css(el: etree._Element, page: Page) -> str:
-    """A path to ``el`` and its same-shaped siblings (for a repeated field)."""
+def _run_css(el: etree._Element, page: Page, classed: bool = False) -> str:
+    """A path to ``el`` and its same-shaped siblings (for a repeated field).
+
+    ``classed``: the learned item had classes; with no sibling item on this page, the path
+    keeps ``el``'s own (``a > span.name``), so on pages with more items a role span beside a
+    name (``a > span.role``) stays out.
+    """
     mine = precise_steps(el, page)
     chain = list(ancestors_or_self(el))
     for unit in chain[:3]:
@@ -192,7 +197,10 @@ def _run_css(el: etree._Element, page: Page) -> str:
                         # others (``a > span.name`` + ``span.role``): the items' own classes.
                         merged[-1] += "".join(f".{c}" for c in shared)
                     return join(merged)
-    return join([*mine[:-1], *without_positions(mine[-1:])])
+    last = without_positions(mine[-1:])[0]
+    if classed and re.fullmatch(r"[\w-]+", last):
+        last += "".join(f".{c}" for c in _classes(el))
+    return join([*mine[:-1], last])
 
 
 def _classes(el: etree._Element) -> list[str]:
@@ -403,7 +411,7 @@ def _relocated(
         if steps:
             options.append(join(steps))
     if rule.many and not within:
-        options.append(_run_css(el, page))
+        options.append(_run_css(el, page, bool(fp.get("classes"))))
     else:  # fewest positions first: each is a place the next redesign breaks the path
         precise = precise_steps(el, page)
         last = last_of_type_steps(el, page)

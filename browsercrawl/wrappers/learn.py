@@ -366,8 +366,9 @@ def _learn_one(
                     continue
                 near = 0
                 if anchors and first == 0:
-                    found = rule.selector()(ctx.pages[first].root)
-                    near = common_depth(found[0], anchors)[0] if found else 0
+                    # The node the value comes from, not the path's first match (an empty cell).
+                    node = first_node(rule, ctx.pages[first])
+                    near = common_depth(node, anchors)[0] if node is not None else 0
                 key = (h.hidden, in_navigation(h.el), -near, positions(rule.css), order, len(exact))
                 exact.append((key, rule))
         column = _column_rule(ctx, h, first)
@@ -473,7 +474,26 @@ def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
         node = first_node(rule, ctx.pages[s])
         labels.add(text_label(node, ctx.pages[s]) if node is not None else None)
     label = labels.pop() if len(labels) == 1 else None
-    return label if ctx.is_label(label) else None
+    if not ctx.is_label(label):
+        return None
+    if _a_row(label, ctx.unseen):
+        # The samples share a row before the value by chance ("版次：2nd edition" before the
+        # date on both), not the field's label; asking for it would fail every candidate.
+        return None
+    return label
+
+
+_ROW = re.compile(r"^(.{1,30}?[:：])\s*\S")
+
+
+def _a_row(text: str, pages: Sequence[Page]) -> bool:
+    """Whether ``text`` is a label and its value ("版次：2nd edition"): the same label shows
+    other values on other pages ("版次：Revised")."""
+    m = _ROW.match(text)
+    if m is None:
+        return False
+    prefix = m.group(1)
+    return any(t != text and t.startswith(prefix) for p in pages for t in p.all_texts)
 
 
 def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
@@ -837,7 +857,13 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         for j in range(i + 1, min(len(paths), i + 9)):
             variants.append(generalise_pair(paths[i][1], paths[j][1]))
     variants.extend(p for _, p in paths)
-    variants.extend(class_steps(h.el, pages[s]) for s, _, h in instances)
+    classed = [class_steps(h.el, pages[s]) for s, _, h in instances]
+    variants.extend(classed)
+    # The same with every node's classes: the items' own class (``span.name``) stays on the
+    # generalised path where the bare one would also meet a role span beside some names.
+    for i in range(len(classed)):
+        for j in range(i + 1, min(len(classed), i + 9)):
+            variants.append(generalise_pair(classed[i], classed[j]))
     variants.extend(run_of(label_steps(h.el, pages[s], None)) for s, _, h in instances[:2])
     # Items wrapped only when there are several: the classed item anywhere under the step above
     # the wrapper (``div.field--author div.field__item``).
