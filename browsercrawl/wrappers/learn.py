@@ -718,13 +718,9 @@ def _to_line_end(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     """
     if not rule.regex:
         return None
-    pairs = []
-    for s in ctx.usable:
-        want = ctx.wanted[s][0]
-        full = next((t for t in _raw_texts(rule, ctx.pages[s]) if want in t), None)
-        if full is None:
-            return None
-        pairs.append((full, want))
+    pairs = _texts_holding_value(ctx, rule)
+    if pairs is None:
+        return None
     split = "|".join(re.escape(sep) for sep in _LIST_SEPARATORS)
     kind = ctx.kind
 
@@ -790,8 +786,9 @@ def _qualified(values: Sequence[str], given: Sequence[str], split: str) -> bool:
     return any(n >= max(2, 0.5 * len(later)) for n in counts.values())
 
 
-def _cut_before(ctx: _Context, rule: FieldRule, split: str) -> FieldRule | None:
-    """The single rule's regex learned again so that the value ends before the separator."""
+def _texts_holding_value(ctx: _Context, rule: FieldRule) -> list[tuple[str, str]] | None:
+    """Per sample, (the rule's text holding the sample's first value, that value); None when a
+    sample's text does not hold it."""
     pairs = []
     for s in ctx.usable:
         want = ctx.wanted[s][0]
@@ -799,6 +796,14 @@ def _cut_before(ctx: _Context, rule: FieldRule, split: str) -> FieldRule | None:
         if full is None:
             return None
         pairs.append((full, want))
+    return pairs
+
+
+def _cut_before(ctx: _Context, rule: FieldRule, split: str) -> FieldRule | None:
+    """The single rule's regex learned again so that the value ends before the separator."""
+    pairs = _texts_holding_value(ctx, rule)
+    if pairs is None:
+        return None
     refs = [" \n ".join(_raw_texts(rule, p)) for p in ctx.unseen]
     regex = context_regex(pairs, refs, lambda v: re.search(split, v) is None)
     if regex is None or regex == rule.regex:
