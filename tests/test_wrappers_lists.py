@@ -306,3 +306,26 @@ def test_a_role_on_a_sample_keeps_the_names_class_on_the_generalised_path() -> N
     result = learn_wrapper(samples, values, cluster_pages=others)
     names = ["Maria Wei", "Sara Smith", "Yuki Khan", "John Ivanova"]
     assert result.wrapper.apply(others[0]) == {"authors": names}
+
+
+def two_blocks(i: int, authors: int, translators: int) -> str:
+    """Authors in one block, translators in a block of the same shape told apart by a modifier
+    class (``by by--translators``) and its own label."""
+    names = [NAMES[(i + k) % 8] for k in range(authors + translators)]
+    link = "<a class='who' href='/s?q={0}'>{0}</a>".format
+    body = "<div class='by'>av " + ", ".join(link(n) for n in names[:authors]) + "</div>"
+    if translators:
+        others = ", ".join(link(n) for n in names[authors:])
+        body += f"<div class='by by--translators'>Översättare: {others}</div>"
+    return f"<html><body><main><h1>Book {i}</h1>{body}<p>{200 + i} sidor</p></main></body></html>"
+
+
+def test_items_of_a_block_the_samples_never_use_are_not_in_the_list():
+    shapes = [(1, 1), (2, 0), (1, 0), (3, 1), (1, 2), (2, 1), (1, 0), (2, 0), (1, 1), (4, 0)]
+    unseen = [two_blocks(i, a, t) for i, (a, t) in enumerate(shapes)]
+    pages = [two_blocks(20, 1, 0), two_blocks(21, 3, 0)]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[(21 + k) % 8] for k in range(3)]}]
+    wrapper = learn_wrapper(pages, values, cluster_pages=unseen).wrapper
+    for i, (a, t) in enumerate([(1, 1), (2, 2), (3, 0)]):
+        want = [NAMES[(40 + i + k) % 8] for k in range(a)]
+        assert wrapper.apply(two_blocks(40 + i, a, t)) == {"authors": want}, (a, t)

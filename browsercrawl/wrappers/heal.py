@@ -134,6 +134,16 @@ def _other_id(fp: dict, el: etree._Element) -> bool:
     return bool(learned and mine and not _GENERATED.search(mine) and mine != learned.group(1))
 
 
+def _learned_id_node(fp: dict, page: Page) -> etree._Element | None:
+    """The page's element with the learned node's stable id, if any."""
+    path = fp.get("path") or []
+    learned = re.match(r"[\w-]+#([^.]+)", path[-1]) if path else None
+    if learned is None or _GENERATED.search(learned.group(1)):
+        return None
+    found = page.root.xpath("//*[@id=$id]", id=learned.group(1))
+    return found[0] if len(found) == 1 else None
+
+
 def _moved_away(fp: dict, el: etree._Element) -> bool:
     """The path reads a node with none of the field's classes while a sibling of it (or a node
     under one) has all of them: the block was reordered and the path now points at a neighbour
@@ -259,6 +269,13 @@ def relocate(
     # is alike: the field was learned from a hidden node when nothing visible held it.
     visible = [el for el in page.elements if not page.is_hidden(el)]
     hidden = [el for el in page.elements if page.is_hidden(el)]
+    # The learned node's stable id, still on the page: a redesign renames classes and tags, not
+    # ids, so that node is the field's wherever it moved (when it still holds a value of its kind).
+    same_id = _learned_id_node(fp, page)
+    if same_id is not None and same_id not in taken:
+        alike = _alike(rule, page, [same_id], taken, {**fp, "label": None}, labelled)
+        if alike:
+            return _relocated(rule, page, alike, anchors, fp)
     for group in (visible, hidden):
         alike = _alike(rule, page, group, taken, fp, labelled)
         if alike:

@@ -52,6 +52,7 @@ from browsercrawl.wrappers.paths import (
     attribute_steps,
     class_steps,
     column_of,
+    css_string,
     generalise_pair,
     join,
     label_steps,
@@ -836,6 +837,42 @@ def _pieces_recur(values: Sequence[str], given: Sequence[str], sep: str, kind: s
     return any(p in whole or len(places[p]) > 1 for ps in pieces for p in ps)
 
 
+def _block_of(unit: etree._Element) -> tuple[str, str]:
+    """The block an item's unit stands in, by tag and exact class attribute."""
+    parent = unit.getparent()
+    return ("", "") if parent is None else (parent.tag, parent.get("class") or "")
+
+
+def _sample_blocks(ctx: _Context, rule: FieldRule) -> set[tuple[str, str]]:
+    """The blocks the samples' items stand in (read by ``rule``, which is exact on them)."""
+    return {_block_of(u) for s in ctx.usable for u in item_units(_valued_nodes(rule, ctx.pages[s]))}
+
+
+def _in_samples_block(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The list path with its block's step matching the block's exact class attribute
+    (``div[class="authors"] > a``): a modifier class (``authors--translators``) marks another
+    role's block of the same shape. None when the samples' items do not share one classed block
+    reached by child steps."""
+    steps = rule.css.split(" > ")
+    blocks, depths = set(), set()
+    for s in ctx.usable:
+        nodes = _valued_nodes(rule, ctx.pages[s])
+        for node, unit in zip(nodes, item_units(nodes), strict=True):
+            depth = 0
+            while node is not unit:
+                node, depth = node.getparent(), depth + 1
+            blocks.add(_block_of(unit))
+            depths.add(depth)
+    if len(blocks) != 1 or len(depths) != 1:
+        return None
+    (tag, cls), depth = blocks.pop(), depths.pop()
+    at = len(steps) - 2 - depth  # the step of the block: the unit's step is ``depth`` above the item's
+    if not cls or at < 0 or " " in steps[at] or not steps[at].startswith(tag):
+        return None
+    steps[at] = f"{tag}[class={css_string(cls)}]"
+    return FieldRule(rule.label, rule.part, " > ".join(steps), True, rule.regex)
+
+
 def _rules_for(
     label: str, part: str, steps_list: Iterable[list[str] | None], many: bool, regex: str | None
 ) -> Iterable[FieldRule]:
@@ -879,6 +916,7 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     contains = [(h.full, v) for _, v, h in instances if h.contains][:4]
     regex = context_regex(contains) if contains else None
     rules = list(_rules_for(ctx.label, part, variants, True, regex))
+    rules += [r for r in (_in_samples_block(ctx, r) for r in list(rules)) if r is not None]
     split = _written_list(ctx)
     if split is not None and split != LINE_BREAK:
         # "by Jane Doe, John Roe": the list is cut out of the node's text first, then split.
@@ -938,7 +976,18 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         check = check_on_cluster(rule, ctx.unseen, ctx.kind)
         return check.found_rate, check.kind_rate
 
-    return max(tied, key=lambda r: (*on_unseen(r), -positions(r.css), -len(r.css)))
+    def foreign(rule: FieldRule) -> int:
+        # Items read from a block none of the samples' items (read by the same rule) stand in:
+        # the translators' own line (``div.authors.authors--translators`` beside ``div.authors``).
+        if not ctx.unseen or len(tied) < 2:
+            return 0
+        blocks = _sample_blocks(ctx, rule)
+        return sum(_block_of(u) not in blocks for p in ctx.unseen for u in item_units(_valued_nodes(rule, p)))
+
+    def rank(rule: FieldRule) -> tuple[float, ...]:
+        return (*on_unseen(rule), -foreign(rule), -positions(rule.css), -len(rule.css))
+
+    return max(tied, key=rank)
 
 
 def _written_list_regex(ctx: _Context, rule: FieldRule) -> str | None:
