@@ -328,3 +328,16 @@ def test_a_list_healed_on_a_one_item_page_keeps_the_items_class():
     assert healer.apply(change_markup(_names(["Li Khan"]), "classes_renamed"))["authors"] == ["Li Khan"]
     later = change_markup(_names(["Peter Sato", "Sara Khan", "Olga Wei"], 2), "classes_renamed")
     assert healer.apply(later)["authors"] == ["Peter Sato", "Sara Khan", "Olga Wei"]
+
+
+def test_a_node_that_keeps_its_id_is_found_by_it_when_its_classes_are_renamed():
+    """Waterstones-shaped pages: the binding's span keeps ``id=scope_book_format`` through a class
+    rename, while label spans ("Publisher:") beside it look as much like it as it does."""
+    site = generate_site(next(s for s in TUNING if s.name == "waterstones"), 80, 1)
+    pair = (2, 8)
+    result = learn_wrapper([site.pages[i] for i in pair], [sample_values(site.truth[i]) for i in pair],
+                           cluster_pages=[site.pages[i] for i in CLUSTER])
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in SCORED[:12]:
+        got = healer.apply(change_markup(site.pages[i], "classes_renamed", 1))
+        assert got["binding"] == site.truth[i]["binding"], i
