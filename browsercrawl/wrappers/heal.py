@@ -128,20 +128,24 @@ def _other_id(fp: dict, el: etree._Element) -> bool:
     ``h1#book-title`` and ``h2#book-author`` become ``h2``/``h3``: the authors' ``div > h2``
     now meets the title, which its id tells apart.
     """
+    learned = _learned_id(fp)
+    mine = el.get("id")
+    return bool(learned and mine and not _GENERATED.search(mine) and mine != learned)
+
+
+def _learned_id(fp: dict) -> str | None:
+    """The id the learned node had (the last step of the fingerprint's path), if any."""
     path = fp.get("path") or []
     learned = re.match(r"[\w-]+#([^.]+)", path[-1]) if path else None
-    mine = el.get("id")
-    return bool(learned and mine and not _GENERATED.search(mine) and mine != learned.group(1))
+    return learned.group(1) if learned else None
 
 
 def _learned_id_node(fp: dict, page: Page) -> etree._Element | None:
     """The page's element with the learned node's stable id, if any."""
-    path = fp.get("path") or []
-    learned = re.match(r"[\w-]+#([^.]+)", path[-1]) if path else None
-    if learned is None or _GENERATED.search(learned.group(1)):
+    learned = _learned_id(fp)
+    if learned is None or _GENERATED.search(learned) or page.ids.get(learned) != 1:
         return None
-    found = page.root.xpath("//*[@id=$id]", id=learned.group(1))
-    return found[0] if len(found) == 1 else None
+    return next((el for el in page.elements if el.get("id") == learned), None)
 
 
 def _moved_away(fp: dict, el: etree._Element) -> bool:
