@@ -302,16 +302,9 @@ def text_after(el: etree._Element, stop: etree._Element | None) -> str:
 def text_between(a: etree._Element, b: etree._Element) -> str | None:
     """The text between two siblings ``a`` and ``b`` (``a`` first); None when not siblings."""
     parent = a.getparent()
-    if parent is None or b.getparent() is not parent:
+    if parent is None or b.getparent() is not parent or not any(n is b for n in a.itersiblings()):
         return None
-    parts = [a.tail or ""]
-    for node in a.itersiblings():
-        if node is b:
-            return "".join(parts)
-        if isinstance(node.tag, str):
-            parts.append("".join(node.itertext()))
-        parts.append(node.tail or "")
-    return None
+    return text_after(a, b)
 
 
 @dataclass
