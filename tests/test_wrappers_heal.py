@@ -341,3 +341,50 @@ def test_a_node_that_keeps_its_id_is_found_by_it_when_its_classes_are_renamed():
     for i in SCORED[:12]:
         got = healer.apply(change_markup(site.pages[i], "classes_renamed", 1))
         assert got["binding"] == site.truth[i]["binding"], i
+
+
+def _ebook_details(i: int, redesigned: bool = False) -> str:
+    """Rows whose label is their first words ("Print edition: <span>Paperback</span>"); the
+    redesign renames the block's class, wraps the list and moves the binding row last."""
+    rows = [("Imprint:", ["Tor", "Orbit", "Vintage"][i % 3]), ("ISBN:", f"978{i:010d}"),
+            ("Print edition:", BINDINGS[i % 3]), ("Language:", "English")]
+    if redesigned:
+        rows.append(rows.pop(2))
+    items = "".join(f"<li>{label} <span>{value}</span></li>" for label, value in rows)
+    block = f"<div class='metadata-v2'><div><ul>{items}</ul></div></div>" if redesigned else (
+        f"<div class='metadata'><ul>{items}</ul></div>"
+    )
+    return f"<html><body><h1>Book {i}</h1>{block}</body></html>"
+
+
+def test_a_value_labelled_by_its_rows_first_words_is_found_again_by_them():
+    values = [{"binding": BINDINGS[1]}, {"binding": BINDINGS[2]}]
+    unseen = [_ebook_details(i) for i in range(3, 12)]
+    result = learn_wrapper([_ebook_details(1), _ebook_details(2)], values, cluster_pages=unseen)
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in range(12, 18):
+        assert healer.apply(_ebook_details(i, redesigned=True))["binding"] == BINDINGS[i % 3]
+    assert ':lead("Print edition:")' in healer.wrapper.rules[0].css
+
+
+def _links_page(i: int) -> str:
+    """The author's and the publisher's links in spans of one shape; the publisher (a logo) is
+    read from its link's URL (``/pub/Tor``), which the author's link does not match."""
+    author, publisher = ["Ann Lee", "Bo Chen", "Cy Dunn"][i % 3], ["Tor", "Orbit", "Vintage"][i % 2]
+    return (
+        f"<html><body><h1>Book {i}</h1><div class='messbox'>"
+        f"<span class='t1'>作者:<a href='/search?q={i}'>{author}</a> 著</span>"
+        f"<span class='t1'>出版社:<a href='/pub/{publisher}'><img src='/logo/{i}.png' alt=''></a></span>"
+        "</div></body></html>"
+    )
+
+
+def test_a_fields_fingerprint_is_taken_from_the_node_its_value_comes_from():
+    """The path's first match is the author's link; the fingerprint (and its label) must be the
+    publisher link's, or healing would look for the publisher beside "作者:" and like a name."""
+    samples = [_links_page(1), _links_page(2)]
+    values = [{"publisher": "Orbit"}, {"publisher": "Tor"}]
+    unseen = [_links_page(i) for i in range(3, 10)]
+    rule = learn_wrapper(samples, values, cluster_pages=unseen).wrapper.rules[0]
+    assert rule.part == "href"
+    assert rule.fingerprint["label"] == "出版社:" and rule.fingerprint["shape"] == "Aa"  # not "Ann Lee"

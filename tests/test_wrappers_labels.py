@@ -254,3 +254,29 @@ def test_a_shared_value_is_placed_by_the_cell_it_comes_from_not_the_paths_first_
     wrapper = learn_wrapper(samples, values, cluster_pages=others).wrapper
     reordered = _spec_table(["Hal Jones"], [("ISBN", "9780679783305"), ("Publisher", "Tor")])
     assert wrapper.apply(reordered)["publisher"] == "Tor"
+
+
+def details(fmt: str, publisher: str, isbn: str, rows: int = 0) -> str:
+    """ "<li>Print edition: <span>Paperback</span></li>": each label is its row's first words, in
+    the row's own text, beside the value's element. ``rows`` optional rows come first."""
+    facts = [("Series:", f"Saga {k}") for k in range(rows)]
+    facts += [("Imprint:", publisher), ("ISBN:", isbn), ("Print edition:", fmt), ("Language:", "English")]
+    items = "".join(f"<li>{label} <span>{value}</span></li>" for label, value in facts)
+    return f"<html><body><h1>T</h1><div class='details'><ul>{items}</ul></div></body></html>"
+
+
+def test_the_words_a_row_starts_with_label_the_value_in_it() -> None:
+    samples = [details("Hardcover", "Tor", "9781111111111"), details("Paperback", "Orbit", "9782222222222")]
+    others = [
+        details("Paperback", "Tor", "9783333333333", rows=1),
+        details("Ebook", "Penguin", "9784444444444"),
+        details("Hardcover", "Orbit", "9785555555555", rows=2),
+        details("Paperback", "Vintage", "9786666666666"),
+    ]
+    values = [{"binding": "Hardcover"}, {"binding": "Paperback"}]
+    result = learn_wrapper(samples, values, cluster_pages=others)
+    rule = result.wrapper.rules[0]
+    assert ':lead("Print edition:")' in rule.css
+    assert rule.fingerprint["label"] == "Print edition:"
+    page = details("Audio CD", "Tor", "9787777777777", rows=2)
+    assert result.wrapper.apply(page) == {"binding": "Audio CD"}

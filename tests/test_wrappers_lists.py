@@ -329,3 +329,53 @@ def test_items_of_a_block_the_samples_never_use_are_not_in_the_list():
     for i, (a, t) in enumerate([(1, 1), (2, 2), (3, 0)]):
         want = [NAMES[(40 + i + k) % 8] for k in range(a)]
         assert wrapper.apply(two_blocks(40 + i, a, t)) == {"authors": want}, (a, t)
+
+
+def credits(i: int, authors: int, narrators: int, lead: str = "By", other: str = "Narrated by") -> str:
+    """``<h2>By <span><a>A</a>, <a>B</a></span></h2><h2>Narrated by <span>...</span></h2>``: the
+    other role's block has the authors' shape, tag and class; only its first words differ."""
+    names = [NAMES[(i + k) % 8] for k in range(authors + narrators)]
+
+    def block(words: str, people: list[str]) -> str:
+        links = ", ".join(f"<a class='name' href='/s?q={n}'>{n}</a>" for n in people)
+        return f"<h2 class='contributors'>{words} <span class='people'>{links}</span></h2>"
+
+    second = block(other, names[authors:]) if narrators else ""
+    return f"<html><body><h1>Book {i}</h1>{block(lead, names[:authors])}{second}<p>Vintage</p></body></html>"
+
+
+@pytest.mark.parametrize("lead,other", [("By", "Narrated by"), ("af", "Oversat af")])
+@pytest.mark.parametrize("sample_shapes", [[1, 1], [2, 3], [1, 2]])
+def test_another_roles_block_of_the_same_shape_is_told_apart_by_its_first_words(
+    lead: str, other: str, sample_shapes: list[int]
+) -> None:
+    """No sample has a narrator; on unseen pages a "Narrated by" block of the authors' very shape
+    follows the authors' now and then: the list keeps to the block starting with "By" (and
+    "Oversat af" is no block starting with "af")."""
+    shapes = [(1, 0), (2, 1), (1, 0), (3, 0), (1, 2), (2, 0), (1, 0), (2, 1), (4, 0), (1, 1)]
+    unseen = [credits(i, a, n, lead, other) for i, (a, n) in enumerate(shapes)]
+    pages = [credits(20 + k, a, 0, lead, other) for k, a in enumerate(sample_shapes)]
+    values = [{"authors": [NAMES[(20 + k + j) % 8] for j in range(a)]} for k, a in enumerate(sample_shapes)]
+    wrapper = learn_wrapper(pages, values, cluster_pages=unseen).wrapper
+    for i, (a, n) in enumerate([(3, 1), (1, 2), (2, 0)]):
+        want = [NAMES[(40 + i + j) % 8] for j in range(a)]
+        got = wrapper.apply(credits(40 + i, a, n, lead, other))
+        assert got == {"authors": want}, (i, wrapper.rules[0].css)
+    assert Wrapper.from_json(wrapper.to_json()).apply(credits(50, 2, 1, lead, other)) == {
+        "authors": [NAMES[2], NAMES[3]]
+    }
+
+
+def test_a_lead_step_needs_words_in_a_wrapper_file() -> None:
+    bad = {"format": "browsercrawl-wrapper/1", "fields": {"authors#text[]": 'h2:lead("") > a'}}
+    with pytest.raises(UserError, match=r"w.json.*authors"):
+        Wrapper.from_json(bad, "w.json")
+
+
+def test_a_lead_step_takes_whole_words() -> None:
+    """``h2:lead("By")`` takes "By Ann" but neither "Bye Ann" nor "Narrated by Ann"."""
+    fields = {"a#text[]": 'h2:lead("By") > a'}
+    rule = Wrapper.from_json({"format": "browsercrawl-wrapper/1", "fields": fields})
+    html = "<html><body><h2>By <a>Ann</a></h2><h2>Bye <a>Bo</a></h2>"
+    html += "<h2>Narrated by <a>Cy</a></h2></body></html>"
+    assert rule.apply(html) == {"a": ["Ann"]}

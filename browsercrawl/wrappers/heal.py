@@ -48,6 +48,7 @@ from browsercrawl.wrappers.paths import (
     join,
     label_steps,
     last_of_type_steps,
+    lead_steps,
     precise_steps,
     run_of,
     stable_classes,
@@ -424,6 +425,8 @@ def _relocated(
     options = []
     if fp.get("label"):
         steps = label_steps(el, page, fp["label"])
+        if steps is None and (led := lead_steps(el, page)) is not None and led[1] == fp["label"]:
+            steps = led[0]  # "<li>Print edition: <span>Paperback</span></li>"
         steps = run_of(steps) if rule.many and not within else steps
         if steps and rule.many and not within:  # every same-shaped sibling after the label, in a run
             css = join(steps).replace(" + ", " ~ ")

@@ -33,8 +33,9 @@ from lxml import etree
 
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
-from browsercrawl.wrappers.dom import Page, common_depth, in_navigation, page_of, units_form_a_run
+from browsercrawl.wrappers.dom import Page, common_depth, in_navigation, inside, page_of, units_form_a_run
 from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes
+from browsercrawl.wrappers.leads import ancestor, lead_holder, text_before
 from browsercrawl.wrappers.model import (
     CONJUNCTIONS,
     LINE_BREAK,
@@ -57,6 +58,7 @@ from browsercrawl.wrappers.paths import (
     join,
     label_steps,
     last_of_type_steps,
+    lead_steps,
     merge_steps,
     one_label,
     positions,
@@ -186,7 +188,10 @@ def learn_wrapper(
             bad = [names[s] for s, sc in zip(usable, score, strict=True) if sc < 1.0]
             warnings.append(f"label {label!r}: the learned path is not exact on {', '.join(bad)}")
         first = usable[0]
-        nodes = rule.nodes(rule.css, pages[first].root, pages[first].texts)
+        # The node the value comes from: a regex may pass over the path's first match (the
+        # author's link before the publisher's, both ``span.t1 > a``).
+        page = pages[first]
+        nodes = _valued_nodes(rule, page) or rule.nodes(rule.css, page.root, page.texts)
         if nodes:
             rule.fingerprint = fingerprint(nodes[0], pages[first], wanted[first][0], kind, rule.many)
             stable = _stable_label(rule, [pages[s] for s in usable] + unseen)
@@ -220,7 +225,7 @@ def _stable_label(rule: FieldRule, pages: Sequence[Page]) -> str | None:
     """The label before the field's node when it is the same on (nearly) every page, else None."""
     labels = []
     for page in pages:
-        nodes = rule.nodes(rule.css, page.root, page.texts)
+        nodes = _valued_nodes(rule, page)
         if nodes:
             labels.append(text_label(nodes[0], page))
     if not labels or labels[0] is None:
@@ -309,10 +314,13 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     page = ctx.pages[first]
     mine = {a: precise_steps(h.el, page, anchor=a) for a in (True, False)}
     by_label = label_steps(h.el, page, None) if ctx.is_label(text_label(h.el, page)) else None
+    # "<li>Print edition: <span>Paperback</span></li>": the label is the block's first words.
+    led = lead_steps(h.el, page) if h.part == "text" and by_label is None else None
     out: list[list[str] | None] = [
         mine[True],
         mine[False],
         by_label,
+        led[0] if led and ctx.is_label(led[1]) else None,
         class_steps(h.el, page),
         last_of_type_steps(h.el, page),
     ]
@@ -521,8 +529,13 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         # Items that sit in a wrapper only when there are several (``field > item`` for one,
         # ``field > items > item`` for more): the classed item anywhere under its parent.
         variants.append(join(steps[:-1]) + " " + steps[-1])
+    listed = []
     for css in variants:
         many = FieldRule(rule.label, rule.part, css, True, rule.regex)
+        # Where unseen pages show another role's block of the same shape ("Narrated by"), the
+        # path to the samples' lead ("By") is tried first.
+        listed += [led, many] if (led := _led(ctx, many)) is not None else [many]
+    for many in listed:
         if not all(
             (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
         ):
@@ -873,6 +886,61 @@ def _in_samples_block(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     return FieldRule(rule.label, rule.part, " > ".join(steps), True, rule.regex)
 
 
+def _samples_lead(ctx: _Context, rule: FieldRule) -> tuple[int, str] | None:
+    """The words every sample's items stand under (``leads.py``), and how many levels above an
+    item their block is; None when the samples have no lead, or not one and the same."""
+    found = set()
+    for s in ctx.usable:
+        page, want = ctx.pages[s], set(ctx.wanted[s])
+        nodes = [n for n in _valued_nodes(rule, page) if rule.cut(n, page.texts) in want]
+        if not nodes:
+            return None
+        held = lead_holder(nodes[0], item_units(nodes)[0])
+        if held is None or any(not inside(n, held[0]) for n in nodes):
+            return None
+        found.add(held[1:])
+    return found.pop() if len(found) == 1 else None
+
+
+def _other_leads(ctx: _Context, rule: FieldRule, lead: tuple[int, str]) -> int:
+    """How many items the rule reads on the unseen pages from blocks of the samples' depth that
+    start with other words than the samples' lead: another role's people."""
+    up, words = lead
+    count = 0
+    for page in ctx.unseen:
+        blocks: dict[int, tuple[etree._Element, etree._Element, int]] = {}
+        for node in _valued_nodes(rule, page):
+            holder = ancestor(node, up)
+            if holder is not None:
+                _, first, n = blocks.get(id(holder), (holder, node, 0))
+                blocks[id(holder)] = (holder, first, n + 1)
+        count += sum(n for holder, first, n in blocks.values() if text_before(holder, first) != words)
+    return count
+
+
+def _led(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The rule with its block's step kept to the samples' lead (``h2:lead("By") > span > a``),
+    when the unseen pages show blocks of that step starting with other words ("Narrated by"):
+    authors and narrators written alike. None when there is nothing to tell apart."""
+    if not ctx.unseen:
+        return None
+    lead = _samples_lead(ctx, rule)
+    if lead is None or not _other_leads(ctx, rule, lead):
+        return None
+    up, words = lead
+    steps = rule.css.split(" > ")
+    at = len(steps) - 1 - up
+    # Child steps only from the block down: a descendant step would miscount the levels.
+    if at < 0 or any(" " in re.sub(r'"[^"]*"', "", step) for step in steps[at:]):
+        return None
+    steps[at] += f":lead({css_string(words)})"
+    led = FieldRule(rule.label, rule.part, " > ".join(steps), rule.many, rule.regex, split=rule.split,
+                    until=rule.until, unqualified=rule.unqualified)
+    pages, wanted = ctx.pages, ctx.wanted
+    exact = all(_check(led, pages[s], wanted[s]) >= _check(rule, pages[s], wanted[s]) for s in ctx.usable)
+    return led if exact else None
+
+
 def _rules_for(
     label: str, part: str, steps_list: Iterable[list[str] | None], many: bool, regex: str | None
 ) -> Iterable[FieldRule]:
@@ -917,6 +985,7 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     regex = context_regex(contains) if contains else None
     rules = list(_rules_for(ctx.label, part, variants, True, regex))
     rules += [r for r in (_in_samples_block(ctx, r) for r in list(rules)) if r is not None]
+    rules += [r for r in (_led(ctx, r) for r in list(rules)) if r is not None]
     split = _written_list(ctx)
     if split is not None and split != LINE_BREAK:
         # "by Jane Doe, John Roe": the list is cut out of the node's text first, then split.
@@ -981,8 +1050,12 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         # the translators' own line (``div.authors.authors--translators`` beside ``div.authors``).
         if not ctx.unseen or len(tied) < 2:
             return 0
+        # Or from a block of the same shape that starts with other words ("Narrated by").
         blocks = _sample_blocks(ctx, rule)
-        return sum(_block_of(u) not in blocks for p in ctx.unseen for u in item_units(_valued_nodes(rule, p)))
+        lead = _samples_lead(ctx, rule)
+        return sum(
+            _block_of(u) not in blocks for p in ctx.unseen for u in item_units(_valued_nodes(rule, p))
+        ) + (_other_leads(ctx, rule, lead) if lead else 0)
 
     def rank(rule: FieldRule) -> tuple[float, ...]:
         return (*on_unseen(rule), -foreign(rule), -positions(rule.css), -len(rule.css))

@@ -16,7 +16,8 @@ A field is a CSS path string, or an object with ``css`` and optional ``regex`` (
 ``alternates`` (older paths tried in order when ``css`` finds nothing: a healed wrapper keeps the
 path it replaced), ``column`` (``{"labels": CSS, "label": "ISBN"}``: of the nodes ``css`` finds,
 the one in the position of that label among the nodes ``labels`` finds: label and value columns,
-header rows), ``split`` (a regex splitting one node's text into a list: ``", | and "``; ``\\n``:
+header rows; a path's step may be ``h2:lead("By")``: an element whose text starts with those
+words), ``split`` (a regex splitting one node's text into a list: ``", | and "``; ``\\n``:
 one item a line, ``<br>`` between them) and
 ``fingerprint`` (what the node looked like, for healing; see ``heal.py``). Besides ``text`` and
 attribute names, a key's part may be ``own``: an element's own text, without its children's.
@@ -33,7 +34,9 @@ from typing import Any
 from urllib.parse import unquote, urljoin
 
 import lxml.html
-from cssselect import HTMLTranslator
+from cssselect import ExpressionError, HTMLTranslator
+from cssselect.parser import Function
+from cssselect.xpath import XPathExpr
 from lxml import etree
 
 from browsercrawl.errors import UserError
@@ -50,9 +53,26 @@ _NO_MATCH_ATTRS = {"style"}
 _URL_ATTRS = ("href", "src")
 
 
-# cssselect's own translator: ``:contains("ISBN")`` is a case-sensitive XPath contains() (lxml's
-# subclass lower-cases through an extension function, which also matches "First published").
-_TRANSLATOR = HTMLTranslator()
+class _Translator(HTMLTranslator):
+    """cssselect's own translator: ``:contains("ISBN")`` is a case-sensitive XPath contains()
+    (lxml's subclass lower-cases through an extension function, which also matches "First
+    published"); plus ``:lead("By")``, below."""
+
+    def xpath_lead_function(self, xpath: XPathExpr, function: Function) -> XPathExpr:
+        """``h2:lead("By")``: an element whose text starts with the words "By". Two blocks of
+        one shape, "By <a>A</a>" and "Translated by <a>T</a>", are told apart only by the words
+        their text starts with; ``:contains`` would also take "Oversat af" for "af"."""
+        if function.argument_types() not in (["STRING"], ["IDENT"]):
+            raise ExpressionError(f"Expected a single string for :lead(), got {function.arguments!r}")
+        words = norm(str(function.arguments[0].value))
+        if not words:
+            raise ExpressionError(":lead() needs the words the element's text starts with")
+        return xpath.add_condition(
+            f"starts-with(concat(normalize-space(.), ' '), {self.xpath_literal(words + ' ')})"
+        )
+
+
+_TRANSLATOR = _Translator()
 
 
 def compile_css(css: str) -> etree.XPath:

@@ -14,6 +14,7 @@ import re
 from lxml import etree
 
 from browsercrawl.wrappers.dom import Page, is_leaf
+from browsercrawl.wrappers.leads import lead_holder
 from browsercrawl.wrappers.model import _ATTR_ORDER, _CLASS_TOKEN, _GENERATED, norm
 
 _NTH = re.compile(r":nth-of-type\(\d+\)")
@@ -369,7 +370,8 @@ def run_of(steps: list[str] | None) -> list[str] | None:
 
 
 def text_label(el: etree._Element, page: Page) -> str | None:
-    """The label for ``el`` as :func:`label_steps` would use it, walking up two levels."""
+    """The label for ``el`` as :func:`label_steps` would use it, walking up two levels; else the
+    label after it (:func:`label_after`), else the words its block starts with (``leads.py``)."""
     node = el
     for _ in range(3):
         text = label_of(node, page)
@@ -381,7 +383,10 @@ def text_label(el: etree._Element, page: Page) -> str | None:
         if node is None or not isinstance(node.tag, str):
             break
     after = label_after(el, page)
-    return norm(after) if after is not None else None
+    if after is not None:
+        return norm(after)
+    held = lead_holder(el, el)
+    return held[2] if held is not None else None
 
 
 def _run_label(el: etree._Element, page: Page) -> str | None:
@@ -449,3 +454,19 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str, list[str]]
         others = [t for c in labels if (t := page.texts.text(c)) and t != text]
         return values_css, labels_css, text, others
     return None
+
+
+def lead_steps(el: etree._Element, page: Page) -> tuple[list[str], str] | None:
+    """``... > li:lead("Print edition:") > span``: the node found by the words its block starts
+    with ("<li>Print edition: <span>Paperback</span></li>"), where no element of its own holds
+    the label; the path keeps no positions. With the lead, or None when there is none."""
+    held = lead_holder(el, el)
+    if held is None:
+        return None
+    _, up, lead = held
+    steps = without_positions(precise_steps(el, page, anchor=False))
+    at = len(steps) - 1 - up
+    if at < 0:
+        return None
+    steps[at] += f":lead({css_string(lead)})"
+    return steps, lead

@@ -1,0 +1,69 @@
+"""The words a block of items starts with: "By <a>A</a>, <a>B</a>" against "Narrated by <a>N</a>".
+
+Sites write the authors and another role's people (narrators, translators, illustrators) in
+blocks of one shape, the same tag and class, told apart only by the words before the first name.
+The learner reads those words on the samples (the block's *lead*) and, when the unseen pages show
+blocks of the same shape with other leads, keeps the path to the samples' lead with the
+``:lead("By")`` step (``model.py``). A single value's lead is its label when no element of its
+own holds one: "<li>Print edition: <span>Paperback</span></li>" (``paths.py``).
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from browsercrawl.wrappers.model import norm
+
+# A lead is a label, not a sentence: "By", "af", "Written by", "Auteur :".
+MAX_LEAD_WORDS = 3
+MAX_LEAD_CHARS = 24
+# How far above an item's block the lead may stand: "<h2>By <span><a>A</a></span></h2>".
+MAX_LEAD_LEVELS = 3
+
+
+def text_before(holder: etree._Element, node: etree._Element) -> str:
+    """The text of ``holder`` before its descendant ``node``, whitespace collapsed."""
+    out: list[str] = []
+
+    def walk(el: etree._Element) -> bool:
+        if el is node:
+            return True
+        if isinstance(el.tag, str):
+            out.append(el.text or "")
+        for child in el:
+            if walk(child):
+                return True
+            out.append(child.tail or "")
+        return False
+
+    walk(holder)
+    return norm("".join(out))
+
+
+def lead_holder(node: etree._Element, unit: etree._Element) -> tuple[etree._Element, int, str] | None:
+    """The nearest ancestor above the item's ``unit`` whose text before ``node`` is a short lead,
+    with how many levels it stands above ``node`` and the lead; None when the first ancestor with
+    text before the item holds more than a label (a sentence, other fields)."""
+    up = 0
+    el = node
+    while el is not unit:
+        el, up = el.getparent(), up + 1
+    for _ in range(MAX_LEAD_LEVELS):
+        el, up = el.getparent(), up + 1
+        if el is None:
+            return None
+        lead = text_before(el, node)
+        if lead:
+            if len(lead) > MAX_LEAD_CHARS or len(lead.split()) > MAX_LEAD_WORDS:
+                return None
+            return el, up, lead
+    return None
+
+
+def ancestor(node: etree._Element, up: int) -> etree._Element | None:
+    """The element ``up`` levels above ``node``."""
+    el: etree._Element | None = node
+    for _ in range(up):
+        el = el.getparent() if el is not None else None
+    return el
+
