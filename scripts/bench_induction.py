@@ -15,7 +15,7 @@ crawl to completion, then scores target precision/recall and field F1 against th
     .venv/bin/python scripts/bench_induction.py --sizes --demo [--demo-members 60 --demo-threads 400]
 
 With ``--wrappers`` it scores wrapper learning and healing on generated book shops
-(scripts/bench/wrapper_sites.py: thirty-eight tuning styles, four held-out ones; ``--group`` picks one
+(scripts/bench/wrapper_sites.py: the tuning styles and the four held-out ones; ``--group`` picks one
 group) and, with ``--rustdoc``, on real pages (the Rust std API docs of a rustup toolchain,
 scripts/bench/rustdoc_pages.py): per site and field,
 strict F1 (exact normalised values) on 35 pages for ``--pairs`` random sample pairs, mean and

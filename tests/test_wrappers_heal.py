@@ -9,6 +9,7 @@ import pytest
 
 from browsercrawl.wrappers import Wrapper, learn_wrapper
 from browsercrawl.wrappers.dom import page_of
+from browsercrawl.wrappers.fingerprint import label_fits
 from browsercrawl.wrappers.heal import HealingWrapper, broken, heal_page
 from scripts.bench.wrapper_score import CLUSTER, SCORED, value_recall
 from scripts.bench.wrapper_sites import CHANGES, TUNING, change_markup, generate_site, sample_values
@@ -388,3 +389,76 @@ def test_a_fields_fingerprint_is_taken_from_the_node_its_value_comes_from():
     rule = learn_wrapper(samples, values, cluster_pages=unseen).wrapper.rules[0]
     assert rule.part == "href"
     assert rule.fingerprint["label"] == "出版社:" and rule.fingerprint["shape"] == "Aa"  # not "Ann Lee"
+
+
+_HASHED = {"info": "x1234a", "author": "x2841b", "translator": "x9931c", "price-box": "x5512d",
+           "old": "x7781e", "disc": "x6620f", "final-price": "x4828e", "related": "x3391f", "tile": "x8812a"}
+_PEOPLE = ["Ann Lee", "Bo Chen", "Cy Dunn", "Dee Fox", "Eve Gold", "Fay Hill", "Gus Ito"]
+
+
+def _bookshop(i: int, redesigned: bool = False, wrapped: bool = False) -> str:
+    """A price box with a struck price and a discount before the price on sale pages only, a
+    translators' line shaped like the authors' (``author translator``) above it on some, and
+    related tiles whose prices have the price's class. The redesign renames every class to a
+    hashed one, the same on every page; ``wrapped`` puts a div round the book's block instead."""
+    c = (lambda name: " ".join(_HASHED[n] for n in name.split())) if redesigned else (lambda name: name)
+    authors = [_PEOPLE[(i + k) % 7] for k in range(1 + i % 3)]
+    links = ", ".join(f"<a href='/a/{a}'>{a}</a>" for a in authors)
+    other = _PEOPLE[(i + 4) % 7]
+    translator = f"<div class='{c('author translator')}'>Trad.: <a href='/a/x'>{other}</a></div>"
+    sale = f"<span class='{c('old')}'>PVP <s>{30 + i},95 €</s></span> <span class='{c('disc')}'>-5%</span> "
+    tiles = "".join(f"<div class='{c('tile')}'><span class='{c('final-price')}'>{k + 5},50 €</span></div>"
+                    for k in range(3))
+    book = (
+        f"<div class='{c('info')}'><h1>Book {i}</h1><div class='{c('author')}'>{links}</div>"
+        + (translator if i % 3 == 0 else "")
+        + f"<div class='{c('price-box')}'>{sale if i % 2 == 0 else ''}"
+        f"<span class='{c('final-price')}'>{20 + i},45 €</span></div></div>"
+    )
+    book = f"<div class='layout'>{book}</div>" if wrapped else book
+    return f"<html><body>{book}<div class='{c('related')}'>{tiles}</div></body></html>"
+
+
+def test_a_redesign_with_hashed_classes_heals_the_price_and_keeps_the_authors_block_exact():
+    """The price is found again by its new classes, whatever comes before it on a page; the
+    authors' path keeps to the block whose class is exactly the authors' (not the translators')
+    by its new class."""
+    samples = [_bookshop(1), _bookshop(2)]
+    values = [{"authors": [_PEOPLE[1], _PEOPLE[2]], "price": "21,45 €"},
+              {"authors": [_PEOPLE[2], _PEOPLE[3], _PEOPLE[4]], "price": "22,45 €"}]
+    unseen = [_bookshop(i) for i in range(3, 15)]
+    result = learn_wrapper(samples, values, cluster_pages=unseen)
+    assert result.wrapper.rules[1].fingerprint["prev"] is None  # a struck price on sale pages only
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in range(15, 27):
+        got = healer.apply(_bookshop(i, redesigned=True))
+        assert got["price"] == f"{20 + i},45 €", (i, healer.repairs)
+        assert got["authors"] == [_PEOPLE[(i + k) % 7] for k in range(1 + i % 3)], (i, healer.repairs)
+    # One repair a field: the healed paths hold on every redesigned page, sale or not, with a
+    # translators' line or without (positional paths would break again on the next page).
+    assert sorted(r.label for r in healer.repairs) == ["authors", "price"], healer.repairs
+
+
+@pytest.mark.parametrize("redesign", ["hashed", "wrapped"])
+def test_a_healed_list_keeps_to_the_block_whose_class_is_exactly_the_authors(redesign: str):
+    """Learned as ``div[class="author"] > a`` beside ``div[class="author translator"]``: after a
+    redesign the healed path still reads no translator."""
+    samples = [_bookshop(1), _bookshop(2)]
+    values = [{"authors": [_PEOPLE[1], _PEOPLE[2]]}, {"authors": [_PEOPLE[2], _PEOPLE[3], _PEOPLE[4]]}]
+    result = learn_wrapper(samples, values, cluster_pages=[_bookshop(i) for i in range(3, 15)])
+    assert '[class="author"]' in result.wrapper.rules[0].css
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in [18, 15, 21, 16, 24]:  # translators' lines on 15, 18, 21 and 24; the first page has one
+        page = _bookshop(i, redesigned=redesign == "hashed", wrapped=redesign == "wrapped")
+        want = [_PEOPLE[(i + k) % 7] for k in range(1 + i % 3)]
+        assert healer.apply(page)["authors"] == want, healer.repairs
+
+
+def test_a_label_ending_like_the_learned_one_is_another_label():
+    """"Traductor:" ends like "Autor:" (rapidfuzz ratio 75) but labels another role; a label
+    reworded a little ("Publisher" for "Publisher:") is still the field's."""
+    page = page_of("<html><body><ul><li><b>Traductor:</b> <i>Ann Lee</i></li>"
+                   "<li><b>Publisher</b> <i>Tor</i></li></ul></body></html>")
+    translator, publisher = page.root.findall(".//i")
+    assert not label_fits({"label": "Autor:"}, translator, page)
+    assert label_fits({"label": "Publisher:"}, publisher, page)

@@ -9,6 +9,7 @@ the tag path. Similarity is a weighted mean of rapidfuzz ratios and equalities, 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from lxml import etree
@@ -88,6 +89,20 @@ def fingerprint(
     }
 
 
+LABEL_ALIKE = 85  # rapidfuzz ratio of two labels taken for one
+STEADY_NEIGHBOURS = 0.8  # share of the cluster's pages on which a neighbour must be the same
+
+
+def unsteady_neighbours(fp: dict[str, Any], nodes: Sequence[etree._Element]) -> None:
+    """Forget (None) a neighbour of the field's node that differs on the cluster's pages: a
+    price has a struck price before it on sale pages only, so one sample's neighbour tells
+    nothing about another page's. ``nodes``: the field's node on each page the learner has."""
+    for key, forward in (("prev", False), ("next", True)):
+        same = sum(_sig(_sibling(n, forward)) == fp.get(key) for n in nodes)
+        if nodes and same < STEADY_NEIGHBOURS * len(nodes):
+            fp[key] = None
+
+
 def _parts(el: etree._Element, page: Page) -> int:
     """How many child elements hold text: 0 for a leaf; two or more glue the texts of a block."""
     return sum(1 for c in el if isinstance(c.tag, str) and page.texts.text(c))
@@ -153,7 +168,9 @@ def label_fits(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:
     if not want:
         return True
     got = text_label(el, page)
-    return got is not None and fuzz.ratio(want.lower(), got.lower()) >= 70
+    # A label reworded a little ("Publisher:" -> "Publisher", "Author" -> "Authors") is the same;
+    # another word ending alike is not ("Autor:" against "Traductor:" is 75).
+    return got is not None and fuzz.ratio(want.lower(), got.lower()) >= LABEL_ALIKE
 
 
 def similarity(
@@ -191,6 +208,8 @@ def similarity(
     scores.append((0.5, min(length, len(value)) / max(length, len(value), 1)))
     if not fp.get("many"):  # a list item's neighbours depend on how many items there are
         for key, forward in (("prev", False), ("next", True)):
+            if key in fp and fp[key] is None:
+                continue  # it differs from page to page on the site (unsteady_neighbours)
             sib = _sibling(el, forward)
             # Compared relative to the node (a sibling of the same tag or not), so a redesign
             # renaming every tag does not make every neighbour look different.

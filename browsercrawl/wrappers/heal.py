@@ -29,6 +29,7 @@ from browsercrawl.wrappers.dom import (
     units_form_a_run,
 )
 from browsercrawl.wrappers.fingerprint import glued, label_fits, similarity
+from browsercrawl.wrappers.leads import ancestor, text_before
 from browsercrawl.wrappers.model import (
     _CLASS_TOKEN,
     _GENERATED,
@@ -37,6 +38,7 @@ from browsercrawl.wrappers.model import (
     TextIndex,
     Value,
     Wrapper,
+    compile_css,
     norm,
     parse_html,
 )
@@ -44,6 +46,7 @@ from browsercrawl.wrappers.paths import (
     STATE_ATTRS,
     class_steps,
     column_of,
+    css_string,
     generalise_pair,
     join,
     label_steps,
@@ -175,6 +178,80 @@ def _deepest(el: etree._Element, page: Page) -> bool:
     """No child carries the same text: the node itself, not a wrapper around it."""
     text = page.texts.text(el)
     return not any(isinstance(c.tag, str) and page.texts.text(c) == text for c in el)
+
+
+def _by_own_class(el: etree._Element, page: Page) -> list[str]:
+    """``html > body div.xf0f025 > span.x4828e1``: the node by its classes and its parents' (up
+    to two), the fewest that no other element on the page matches; any class, generated-looking
+    or not (the healed path serves the redesigned site whose classes these are). For where the
+    positions on the path to it differ between pages: a struck price before it on sale pages
+    only, a translator's line above it on some."""
+    steps: list[str] = []
+    node = el
+    for _ in range(3):
+        if node is None or not isinstance(node.tag, str) or node.tag in ("html", "body"):
+            return []
+        steps.insert(0, node.tag + "".join(f".{c}" for c in _classes(node)))
+        css = "html > body " + " > ".join(steps)
+        if "." in steps[-1] and compile_css(css)(page.root) == [el]:
+            return [css]
+        node = node.getparent()
+    return []
+
+
+_BLOCK_MARK = re.compile(r'\[class="(?:[^"\\]|\\.)*"\]|:lead\("(?:[^"\\]|\\.)*"\)')
+
+
+def _block_marks_kept(rule: FieldRule, css: str, el: etree._Element) -> str | None:
+    """The healed list path with the learned block's marks carried over to the block now at the
+    same depth above the item: its exact class attribute (``div[class="x02bd92"]``, beside the
+    translators' ``div[class="x02bd92 x607f2f"]``) and the words it starts with (``:lead("By")``).
+    None when the learned path had no such mark, or the block now starts with other words."""
+    new = css.split(" > ")
+    marks = _block_marks(rule)
+    if not marks or not _fits_block_marks(marks, el):
+        return None
+    for depth, found in marks:
+        block = ancestor(el, depth)
+        at = len(new) - 1 - depth
+        if block is None or at < 0 or not new[at].startswith(block.tag):
+            return None
+        step = new[at]
+        for mark in found:
+            if mark.startswith("[class="):
+                exact = css_string(block.get("class") or "")
+                step = re.sub(r"^([\w-]+)[^:\[]*", r"\1", step) + f"[class={exact}]"
+            else:
+                step += mark
+        new[at] = step
+    return " > ".join(new)
+
+
+def _block_marks(rule: FieldRule) -> list[tuple[int, list[str]]]:
+    """The learned path's block marks (``[class="..."]``, ``:lead("...")``), each with how many
+    levels above the item its step stands."""
+    steps = rule.css.split(" > ")
+    return [(len(steps) - 1 - i, found) for i, st in enumerate(steps) if (found := _BLOCK_MARK.findall(st))]
+
+
+def _fits_block_marks(marks: list[tuple[int, list[str]]], el: etree._Element) -> bool:
+    """Whether the block above ``el`` could carry the learned marks: as many classes as the
+    learned exact class attribute (``x2841b`` for ``author``, not ``x2841b x9931c`` for
+    ``author translator``), and the learned first words."""
+    for depth, found in marks:
+        block = ancestor(el, depth)
+        if block is None or not isinstance(block.tag, str):
+            return False
+        for mark in found:
+            if mark.startswith("[class="):
+                learned = mark[len('[class="') : -len('"]')].split()
+                if len((block.get("class") or "").split()) != len(learned):
+                    return False
+            else:
+                words = norm(mark[len(':lead("') : -len('")')].replace('\\"', '"'))
+                if not text_before(block, el).startswith(words):
+                    return False
+    return True
 
 
 def _run_css(el: etree._Element, page: Page, classed: bool = False) -> str:
@@ -417,6 +494,10 @@ def _relocated(
         # The path chose the current item by a class ("li.aktiv") that the redesign renamed; the
         # item is still the one a state attribute marks among its alike siblings.
         alike = _current_of_a_run(alike) or alike
+    if rule.many and (marks := _block_marks(rule)):
+        # The list kept to one block of several alike (the authors', not the translators'): so
+        # does its relocation.
+        alike = [a for a in alike if _fits_block_marks(marks, a[1])] or alike
     # Nearness to the record's fields found so far breaks near-ties only.
     top = max(a[0] for a in alike)
     score, el, value = max(
@@ -435,13 +516,20 @@ def _relocated(
         if steps:
             options.append(join(steps))
     if rule.many and not within:
-        options.append(_run_css(el, page, bool(fp.get("classes"))))
+        run = _run_css(el, page, bool(fp.get("classes")))
+        marked = _block_marks_kept(rule, run, el)
+        options += [marked, run] if marked else [run]
     else:  # fewest positions first: each is a place the next redesign breaks the path
         precise = precise_steps(el, page)
         last = last_of_type_steps(el, page)
         if last and ":last-of-type" in " ".join((rule.css, *rule.alternates)):
             options.append(join(last))  # the learner chose "the last one" (checked on unseen pages)
-        options += [join(without_positions(precise)), join(class_steps(el, page)), join(precise)]
+        loose = join(without_positions(precise))
+        # A path without positions that meets several nodes reads this one only by its place on
+        # this page: the node's own classes come first then.
+        own = _by_own_class(el, page)
+        first = [*own, loose] if len(rule.selector(loose)(page.root)) > 1 else [loose, *own]
+        options += [*first, join(class_steps(el, page)), join(precise)]
     options = list(dict.fromkeys(options))
     # A column rule's old paths mean nothing without their labels: they are not kept.
     old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]

@@ -34,7 +34,7 @@ from lxml import etree
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, common_depth, in_navigation, inside, page_of, units_form_a_run
-from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes
+from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes, unsteady_neighbours
 from browsercrawl.wrappers.leads import ancestor, lead_holder, text_before
 from browsercrawl.wrappers.model import (
     CONJUNCTIONS,
@@ -194,6 +194,9 @@ def learn_wrapper(
         nodes = _valued_nodes(rule, page) or rule.nodes(rule.css, page.root, page.texts)
         if nodes:
             rule.fingerprint = fingerprint(nodes[0], pages[first], wanted[first][0], kind, rule.many)
+            if not rule.many:
+                found = (_valued_nodes(rule, p)[:1] for p in [*(pages[s] for s in usable), *unseen])
+                unsteady_neighbours(rule.fingerprint, [n for ns in found for n in ns])
             stable = _stable_label(rule, [pages[s] for s in usable] + unseen)
             rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
         if unseen:
@@ -417,6 +420,16 @@ def _learn_one(
         backed = max(close[:MAX_CHECKED], key=lambda r: backing[id(r)])
         if backing[id(backed)] >= backing[id(best)] + 0.3 and _parts_on_unseen(ctx, best, backed):
             best = backed
+    if best.column is None and _sample_label(ctx, best) is None:
+        # The same values on every unseen page, from a row labelled "Encuadernación:" and from a
+        # node only its class tells (``div.format.selected > span``): the label is what a
+        # redesign keeps, and what healing finds the field by. A label is a field's when it ends
+        # in a colon; a breadcrumb before the title's link is no label of the title.
+        labelled = [
+            r for r in close
+            if r.column is None and _row_label(_sample_label(ctx, r)) and not _parts_on_unseen(ctx, best, r)
+        ]
+        best = labelled[0] if labelled else best
     if alternates is not None:
         # Candidates found as often whose values are not all of the kind ("Ann Lee, Bo Chen" is
         # no name) may be lists the winner cuts one item from.
@@ -490,6 +503,11 @@ def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
         # date on both), not the field's label; asking for it would fail every candidate.
         return None
     return label
+
+
+def _row_label(text: str | None) -> bool:
+    """A field's label as a row writes it: short, ending in a colon ("Encuadernación:")."""
+    return bool(text) and len(text) <= 30 and text.rstrip().endswith((":", "："))
 
 
 _ROW = re.compile(r"^(.{1,30}?[:：])\s*\S")
