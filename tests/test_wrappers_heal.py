@@ -462,3 +462,15 @@ def test_a_label_ending_like_the_learned_one_is_another_label():
     translator, publisher = page.root.findall(".//i")
     assert not label_fits({"label": "Autor:"}, translator, page)
     assert label_fits({"label": "Publisher:"}, publisher, page)
+
+
+def test_classes_count_by_the_ones_both_have_and_spelling_only_at_half_weight():
+    """Hashed class names all look alike to a spelling comparison (``_3I9_wc _2p6lqe`` against
+    ``_30jeq3 _16Jk6d`` is 40 of 100): the list price that has none of the price's classes must not
+    get nearly half the class score, as it did when a reorder gave it the price's place."""
+    from browsercrawl.wrappers.fingerprint import _classes_alike
+
+    assert _classes_alike(["_30jeq3", "_16Jk6d"], ["_30jeq3", "_16Jk6d"]) == 1.0
+    assert _classes_alike(["_30jeq3", "_16Jk6d"], ["_30jeq3"]) == 0.5
+    assert _classes_alike(["_30jeq3", "_16Jk6d"], ["_3I9_wc", "_2p6lqe"]) <= 0.25
+    assert _classes_alike(["product-title"], ["product__title"]) > 0.4  # a renamed spelling still counts

@@ -280,3 +280,46 @@ def test_the_words_a_row_starts_with_label_the_value_in_it() -> None:
     assert rule.fingerprint["label"] == "Print edition:"
     page = details("Audio CD", "Tor", "9787777777777", rows=2)
     assert result.wrapper.apply(page) == {"binding": "Audio CD"}
+
+
+def test_the_words_before_a_value_in_its_row_label_it_not_the_heading_above_the_rows() -> None:
+    """``<h1>The Glass</h1><ul><li>Brand: <a>Tor</a></li>``: the label is "Brand:"."""
+    from browsercrawl.wrappers.dom import page_of
+    from browsercrawl.wrappers.paths import text_label
+
+    page = page_of("<html><body><div><h1>The Glass</h1><ul><li>Brand: <a href='/m/5'>Tor</a></li>"
+                   "<li>Product Code: BK-1</li></ul></div></body></html>")
+    assert text_label(page.root.find(".//a"), page) == "Brand:"
+
+
+def formats_page(i: int, label: str = "Indbinding") -> str:
+    """The current format told two ways: the active tile (by its class alone) and a labelled
+    row of the details list."""
+    formats = ["Hardcover", "Paperback", "Mass Market Paperback"]
+    mine = formats[i % 3]
+    tiles = "".join(
+        f"<li class='format{' format--active' if f == mine else ''}'><span class='format__name'>{f}</span>"
+        "</li>"
+        for f in formats
+    )
+    return (f"<html><body><h1>Book {i}</h1><ul class='formats'>{tiles}</ul><dl class='details'>"
+            f"<dt>Forlag</dt><dd>Tor</dd><dt>{label}</dt><dd>{mine}</dd><dt>Sidetal</dt><dd>{100 + i}</dd>"
+            "</dl></body></html>")
+
+
+def test_a_value_in_a_labelled_row_is_learned_from_the_row_not_from_a_tile_only_its_class_tells():
+    samples = [formats_page(1), formats_page(2)]
+    values = [{"binding": "Paperback"}, {"binding": "Mass Market Paperback"}]
+    result = learn_wrapper(samples, values, cluster_pages=[formats_page(i) for i in range(3, 12)])
+    assert 'dt:contains("Indbinding")' in result.wrapper.rules[0].css
+
+
+def test_rows_before_a_value_are_no_lead_and_its_label_after_it_still_counts() -> None:
+    """``<li><b>Hardcover</b> <span>format</span></li>`` after other such rows: the rows' text
+    before it is no label; "format" after it is."""
+    from browsercrawl.wrappers.dom import page_of
+    from browsercrawl.wrappers.paths import text_label
+
+    page = page_of("<html><body><ul><li><b>Vintage</b> <span>publisher</span></li>"
+                   "<li><b>Hardcover</b> <span>format</span></li></ul></body></html>")
+    assert text_label(page.root.findall(".//b")[1], page) == "format"

@@ -173,6 +173,18 @@ def label_fits(fp: dict[str, Any], el: etree._Element, page: Page) -> bool:
     return got is not None and fuzz.ratio(want.lower(), got.lower()) >= LABEL_ALIKE
 
 
+def _classes_alike(want: list[str], got: list[str]) -> float:
+    """How alike two class lists are: the share of classes both have; else, at half weight, how
+    alike their spellings are ("product-title" for "product__title"). Spelling alone would take
+    the list price's ``_3I9_wc _2p6lqe`` for the price's ``_30jeq3 _16Jk6d`` half the way."""
+    if not want or not got:
+        return 0.0
+    both = set(want) & set(got)
+    if both:
+        return len(both) / len(set(want) | set(got))
+    return fuzz.token_set_ratio(" ".join(want), " ".join(got)) / 200
+
+
 def similarity(
     fp: dict[str, Any], el: etree._Element, page: Page, value: str, labelled_regex: bool = False
 ) -> float:
@@ -195,7 +207,7 @@ def similarity(
     classes = " ".join(t for t in (el.get("class") or "").split() if not _GENERATED.search(t))
     want = " ".join(fp.get("classes") or [])
     if want or classes:
-        scores.append((1.0, fuzz.token_set_ratio(want, classes) / 100 if want and classes else 0.0))
+        scores.append((1.0, _classes_alike(want.split(), classes.split())))
     attrs = fp.get("attrs") or {}
     if attrs:
         scores.append((1.5, sum(el.get(k) == v for k, v in attrs.items()) / len(attrs)))

@@ -10,6 +10,8 @@ own holds one: "<li>Print edition: <span>Paperback</span></li>" (``paths.py``).
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from browsercrawl.wrappers.model import norm
@@ -19,19 +21,23 @@ MAX_LEAD_WORDS = 3
 MAX_LEAD_CHARS = 24
 # How far above an item's block the lead may stand: "<h2>By <span><a>A</a></span></h2>".
 MAX_LEAD_LEVELS = 3
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def text_before(holder: etree._Element, node: etree._Element) -> str:
-    """The text of ``holder`` before its descendant ``node``, whitespace collapsed."""
+    """The words ``holder`` itself writes before its descendant ``node``, whitespace collapsed:
+    its own text and that of the elements on the way down to ``node``, not what other elements
+    before it hold ("<li>Brand: <a>Tor</a></li>" gives "Brand:"; in "<ul><li><b>Vintage</b>
+    publisher</li><li><b>Tor</b>..." the first row is no text of the list before the second)."""
+    on_the_way = {id(a) for a in node.iterancestors()}
     out: list[str] = []
 
     def walk(el: etree._Element) -> bool:
-        if el is node:
-            return True
-        if isinstance(el.tag, str):
-            out.append(el.text or "")
+        out.append(el.text or "")
         for child in el:
-            if walk(child):
+            if child is node:
+                return True
+            if id(child) in on_the_way and walk(child):
                 return True
             out.append(child.tail or "")
         return False
@@ -40,10 +46,21 @@ def text_before(holder: etree._Element, node: etree._Element) -> str:
     return norm("".join(out))
 
 
+def has_words(text: str) -> bool:
+    """Whether a text has a letter: punctuation between links ("::", ", ") has none."""
+    return bool(_LETTER.search(text))
+
+
+def is_lead(text: str) -> bool:
+    """Whether words before a value can be its label: a few words with a letter ("By", "af",
+    "Brand:"), not punctuation between links ("::") nor a sentence."""
+    return has_words(text) and len(text) <= MAX_LEAD_CHARS and len(text.split()) <= MAX_LEAD_WORDS
+
+
 def lead_holder(node: etree._Element, unit: etree._Element) -> tuple[etree._Element, int, str] | None:
-    """The nearest ancestor above the item's ``unit`` whose text before ``node`` is a short lead,
-    with how many levels it stands above ``node`` and the lead; None when the first ancestor with
-    text before the item holds more than a label (a sentence, other fields)."""
+    """The nearest ancestor above the item's ``unit`` whose own words before ``node`` are a short
+    lead, with how many levels it stands above ``node`` and the lead; None when the first ancestor
+    with words before the item holds more than a label (a sentence)."""
     up = 0
     el = node
     while el is not unit:
@@ -53,10 +70,8 @@ def lead_holder(node: etree._Element, unit: etree._Element) -> tuple[etree._Elem
         if el is None:
             return None
         lead = text_before(el, node)
-        if lead:
-            if len(lead) > MAX_LEAD_CHARS or len(lead.split()) > MAX_LEAD_WORDS:
-                return None
-            return el, up, lead
+        if has_words(lead):
+            return (el, up, lead) if is_lead(lead) else None
     return None
 
 

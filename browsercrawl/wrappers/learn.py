@@ -318,7 +318,7 @@ def _step_variants(ctx: _Context, h: Hit, first: int) -> list[list[str] | None]:
     mine = {a: precise_steps(h.el, page, anchor=a) for a in (True, False)}
     by_label = label_steps(h.el, page, None) if ctx.is_label(text_label(h.el, page)) else None
     # "<li>Print edition: <span>Paperback</span></li>": the label is the block's first words.
-    led = lead_steps(h.el, page) if h.part == "text" and by_label is None else None
+    led = lead_steps(h.el, page) if h.part == "text" else None
     out: list[list[str] | None] = [
         mine[True],
         mine[False],
@@ -424,10 +424,11 @@ def _learn_one(
         # The same values on every unseen page, from a row labelled "Encuadernación:" and from a
         # node only its class tells (``div.format.selected > span``): the label is what a
         # redesign keeps, and what healing finds the field by. A label is a field's when it ends
-        # in a colon; a breadcrumb before the title's link is no label of the title.
+        # in a colon, or when the path goes by it outside the navigation (``dt:contains("Indbinding")
+        # + dd``); a breadcrumb before the title's link is no label of the title.
         labelled = [
             r for r in close
-            if r.column is None and _row_label(_sample_label(ctx, r)) and not _parts_on_unseen(ctx, best, r)
+            if r.column is None and _field_label(ctx, r) and not _parts_on_unseen(ctx, best, r)
         ]
         best = labelled[0] if labelled else best
     if alternates is not None:
@@ -505,9 +506,17 @@ def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
     return label
 
 
-def _row_label(text: str | None) -> bool:
-    """A field's label as a row writes it: short, ending in a colon ("Encuadernación:")."""
-    return bool(text) and len(text) <= 30 and text.rstrip().endswith((":", "："))
+def _field_label(ctx: _Context, rule: FieldRule) -> bool:
+    """Whether the samples' label before the rule's node names a field: short and ending in a
+    colon ("Encuadernación:"), or the label the path goes by (``dt:contains("Indbinding") +
+    dd``) outside the page's navigation."""
+    text = _sample_label(ctx, rule)
+    if not text or len(text) > 30:
+        return False
+    if text.rstrip().endswith((":", "：")):
+        return True
+    node = first_node(rule, ctx.pages[ctx.usable[0]])
+    return ":contains(" in rule.css and node is not None and not in_navigation(node)
 
 
 _ROW = re.compile(r"^(.{1,30}?[:：])\s*\S")

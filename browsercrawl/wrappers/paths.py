@@ -14,7 +14,7 @@ import re
 from lxml import etree
 
 from browsercrawl.wrappers.dom import Page, is_leaf
-from browsercrawl.wrappers.leads import lead_holder
+from browsercrawl.wrappers.leads import has_words, is_lead, lead_holder, text_before
 from browsercrawl.wrappers.model import _ATTR_ORDER, _CLASS_TOKEN, _GENERATED, norm
 
 _NTH = re.compile(r":nth-of-type\(\d+\)")
@@ -377,16 +377,21 @@ def text_label(el: etree._Element, page: Page) -> str | None:
         text = label_of(node, page)
         if text is not None:
             return norm(text)
+        parent = node.getparent()
+        if parent is not None and has_words(lead := text_before(parent, el)):
+            # "<li>Brand: <a>Tor</a></li>": the words before it in its own row, nearer than
+            # whatever stands before the list of rows (the title's heading). More than a label's
+            # words are a sentence: no label before it, maybe one after it.
+            if is_lead(lead):
+                return lead
+            break
         if not _climbs(node):
             break
-        node = node.getparent()
+        node = parent
         if node is None or not isinstance(node.tag, str):
             break
     after = label_after(el, page)
-    if after is not None:
-        return norm(after)
-    held = lead_holder(el, el)
-    return held[2] if held is not None else None
+    return norm(after) if after is not None else None
 
 
 def _run_label(el: etree._Element, page: Page) -> str | None:
