@@ -142,3 +142,20 @@ def test_a_list_written_a_line_each_heals_within_its_cell():
     renamed = wide(["Gus Ito", "Hal Jones"], "Tor", "9780131103627").replace("<th>", "<th class='h'>")
     renamed = renamed.replace("<thead>", "<caption>Book</caption><thead>").replace("<table>", "<div><table>")
     assert healer.apply(renamed)["authors"] == ["Gus Ito", "Hal Jones"]
+
+
+def buy_box(i: int) -> str:
+    """Three price cells beside three shipping sentences: same count, no labels."""
+    return (
+        f"<html><body><h1>Book {i}</h1><div id='box'><div id='prices'><div class='rrp'>RRP ${30 + i}.00</div>"
+        f"<div class='sale-price'><span>${20 + i}.50</span></div><div class='save'>Save {i}%</div></div>"
+        "<div id='shipping'><p>In Stock</p><p>Ships in 1 to 2 business days</p>"
+        "<p>Free shipping on orders over $59</p></div></div></body></html>"
+    )
+
+
+def test_sentences_beside_a_run_of_cells_are_no_column_of_labels() -> None:
+    samples = [buy_box(1), buy_box(2)]
+    result = learn_wrapper(samples, [{"price": "$21.50"}, {"price": "$22.50"}],
+                           cluster_pages=[buy_box(i) for i in range(3, 9)])
+    assert result.wrapper.rules[0].column is None, result.wrapper.rules[0]

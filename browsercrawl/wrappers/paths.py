@@ -21,6 +21,7 @@ _NTH = re.compile(r":nth-of-type\(\d+\)")
 _LAST = ":last-of-type"
 _TAG = re.compile(r"[\w-]+")
 _LABEL_MAX = 40
+_COLUMN_LABEL_WORDS = 4  # "Number of pages", "Date de parution"
 STATE_ATTRS = ("selected", "checked", "aria-selected", "aria-checked", "aria-current", "aria-pressed")
 
 
@@ -452,6 +453,8 @@ def column_of(el: etree._Element, page: Page) -> tuple[str, str, str, list[str]]
         text = page.texts.text(labels[i])
         if not text or len(text) > _LABEL_MAX or not re.search(r"[^\W\d_]", text):
             continue
+        if len(text.split()) > _COLUMN_LABEL_WORDS:
+            continue  # a sentence ("Ships in 1 to 2 business days") is no column's label
         # Without positions: the label row is found by its labels, so a block moved before the
         # table (or a second table with an "Author" column) does not change which row is read.
         values_css = join([*without_positions(precise_steps(parent, page)), el.tag])
