@@ -474,3 +474,80 @@ def test_classes_count_by_the_ones_both_have_and_spelling_only_at_half_weight():
     assert _classes_alike(["_30jeq3", "_16Jk6d"], ["_30jeq3"]) == 0.5
     assert _classes_alike(["_30jeq3", "_16Jk6d"], ["_3I9_wc", "_2p6lqe"]) <= 0.25
     assert _classes_alike(["product-title"], ["product__title"]) > 0.4  # a renamed spelling still counts
+
+
+def _properties(i: int, renamed: bool = False) -> str:
+    """Shopware's properties table: a list's items in sibling spans, the separator inside the
+    second ("<span>A</span><span>, B</span>"); the redesign renames the table's classes."""
+    label, value = ("x1b2c3d", "x4e5f6a") if renamed else ("properties-label", "properties-value")
+    names = [_PEOPLE[(i + k) % 7] for k in range(1 + i % 3)]
+    items = "".join(f"<span>{', ' if k else ''}{n}</span>" for k, n in enumerate(names))
+    rows = [("Auteur:", f"<span>{items}</span>"), ("Uitgever:", "<span><span>Tor</span></span>")]
+    body = "".join(f"<tr><th class='{label}'>{k}</th><td class='{value}'>{v}</td></tr>" for k, v in rows)
+    return f"<html><body><h1>Book {i}</h1><table class='props'><tbody>{body}</tbody></table></body></html>"
+
+
+def test_a_list_split_over_sibling_spans_heals_to_the_run_not_to_its_first_span():
+    samples = [_properties(1), _properties(2)]
+    values = [{"authors": [_PEOPLE[1], _PEOPLE[2]]}, {"authors": [_PEOPLE[2], _PEOPLE[3], _PEOPLE[4]]}]
+    result = learn_wrapper(samples, values, cluster_pages=[_properties(i) for i in range(3, 10)])
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    for i in (11, 12, 13):
+        want = [_PEOPLE[(i + k) % 7] for k in range(1 + i % 3)]
+        assert healer.apply(_properties(i, renamed=True))["authors"] == want, healer.repairs
+
+
+def _titled(i: int, renamed: bool = False) -> str:
+    """The title in the page's ``h1 > span``, related books' titles in ``h3 > span``; the
+    redesign renames every class (the title's to a generated-looking one)."""
+    c = {"name": "x9a8b71234", "card": "x46c6ce", "info": "xae4de7"} if renamed else {
+        "name": "product-name", "card": "shelf-title", "info": "product-info"}
+    related = "".join(f"<section><a href='/r{k}'><h3><span class='{c['card']}'>{t}</span></h3></a></section>"
+                      for k, t in enumerate([f"Salt Road {i + 20}", f"Wolf Glass {i + 30}"]))
+    return (f"<html><body><div class='{c['info']}'><h1><span class='{c['name']}'>Storm Book {i}</span></h1>"
+            f"<p>R$ {i},90</p></div><div>{related}</div></body></html>")
+
+
+def test_a_title_in_the_pages_h1_is_found_again_there_not_in_a_related_books_h3():
+    samples = [_titled(1), _titled(2)]
+    result = learn_wrapper(samples, [{"title": "Storm Book 1"}, {"title": "Storm Book 2"}],
+                           cluster_pages=[_titled(i) for i in range(3, 10)])
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    assert healer.apply(_titled(11, renamed=True))["title"] == "Storm Book 11", healer.repairs
+
+
+def test_the_shapes_the_sites_values_take_are_kept_when_one_is_not_enough():
+    """Titles of two, three or four words: one sample's shape says little of another page's, the
+    site's shapes say more; a shape all values share stays alone."""
+    from browsercrawl.wrappers.fingerprint import site_shapes
+
+    titles = {"shape": "Aa Aa Aa"}
+    site_shapes(titles, ["The Silent Atlas", "Glass", "The Storm", "Night Orchard Storm", "Salt Road", "Tor"])
+    assert set(titles["shapes"]) == {"Aa Aa Aa", "Aa", "Aa Aa"}
+    isbns = {"shape": "9"}
+    site_shapes(isbns, ["9781733811521", "9785602129359", "9783195726719"])
+    assert "shapes" not in isbns
+
+
+def _branded(i: int, renamed: bool = False) -> str:
+    """BigCommerce's product view: the brand as ``h2 > a > span``, the breadcrumb's last item
+    (the current page, marked ``aria-current``) as ``li > a > span`` too; the redesign renames
+    every class."""
+    c = {"view": "xe45f65", "data": "x53bfe8", "images": "x6b1f0a"} if renamed else {
+        "view": "productView", "data": "product-data", "images": "productView-images"}
+    title = ["Storm Glass", "Paper Night", "Salt Road", "Quiet Harbor"][i % 4]
+    shelf = ["Poetry", "Crime"][i % 2]
+    crumbs = "".join(f"<li><a href='/{t}/'><span>{t}</span></a></li>" for t in ("Home", shelf))
+    crumbs += f"<li><a href='/b{i}/' aria-current='page'><span>{title}</span></a></li>"
+    house = ["Tor", "Orbit", "Vintage"][i % 3]
+    return (f"<html><body><nav><ol>{crumbs}</ol></nav><div class='banner'><p>Sale</p></div>"
+            f"<div class='{c['view']}'><section class='{c['images']}'><img src='/{i}.jpg' alt=''></section>"
+            f"<section class='{c['data']}'><div><h1>{title}</h1><h2><a href='/brands/{i}/'>"
+            f"<span>{house}</span></a></h2></div></section></div></body></html>")
+
+
+def test_the_current_breadcrumb_is_not_taken_for_a_field_far_less_alike():
+    result = learn_wrapper([_branded(1), _branded(2)], [{"publisher": "Orbit"}, {"publisher": "Vintage"}],
+                           cluster_pages=[_branded(i) for i in range(3, 10)])
+    healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
+    assert healer.apply(_branded(12, renamed=True))["publisher"] == "Tor", healer.repairs

@@ -323,3 +323,23 @@ def test_rows_before_a_value_are_no_lead_and_its_label_after_it_still_counts() -
     page = page_of("<html><body><ul><li><b>Vintage</b> <span>publisher</span></li>"
                    "<li><b>Hardcover</b> <span>format</span></li></ul></body></html>")
     assert text_label(page.root.findall(".//b")[1], page) == "format"
+
+
+def info_page(i: int, publisher: str, linked: bool) -> str:
+    """Douban's info block: "出版社:" then the house as a link on some pages, bare on others."""
+    house = f"<a href='/press/{i}'>{publisher}</a>" if linked else publisher
+    return (f"<html><body><h1>Book {i}</h1><div id='info'><span class='pl'>作者</span>: "
+            f"<a href='/a'>Ann Lee</a><br><span class='pl'>出版社:</span> {house}<br>"
+            f"<span class='pl'>出版年:</span> 2020-{i}-1<br>"
+            "</div></body></html>")
+
+
+def test_a_value_linked_on_some_pages_and_bare_on_others_is_cut_from_its_line() -> None:
+    houses = ["Tor", "Vintage", "Orbit", "Penguin Books"]
+    unseen = [info_page(i, houses[i % 4], linked=i % 2 == 0) for i in range(3, 12)]
+    for linked in ((True, True), (True, False), (False, True)):
+        samples = [info_page(1, "Tor", linked[0]), info_page(2, "Orbit", linked[1])]
+        result = learn_wrapper(samples, [{"publisher": "Tor"}, {"publisher": "Orbit"}], cluster_pages=unseen)
+        for i in (12, 13):
+            page = info_page(i, "Vintage", linked=i % 2 == 0)
+            assert result.wrapper.apply(page) == {"publisher": "Vintage"}, (linked, result.wrapper.rules[0])

@@ -379,3 +379,41 @@ def test_a_lead_step_takes_whole_words() -> None:
     html = "<html><body><h2>By <a>Ann</a></h2><h2>Bye <a>Bo</a></h2>"
     html += "<h2>Narrated by <a>Cy</a></h2></body></html>"
     assert rule.apply(html) == {"a": ["Ann"]}
+
+
+def roles_line(i: int, authors: int, others: int, interleave: bool = False) -> str:
+    """``<a>A</a>（著）／<a>B</a>（著）／<a>I</a>（イラスト）``: each name followed by its role; the
+    illustrators come after the authors (or, ``interleave``, between them)."""
+    names = [NAMES[(i + k) % 8] for k in range(authors + others)]
+    roles = ["著"] * authors + ["イラスト"] * others
+    if interleave and authors > 1 and others:
+        roles[1], roles[-1] = roles[-1], roles[1]
+    line = "／".join(f"<a href='/s?q={n}'>{n}</a>（{r}）" for n, r in zip(names, roles, strict=True))
+    return f"<html><body><h1>Book {i}</h1><div class='author'><span>著者：</span>{line}</div></body></html>"
+
+
+def test_items_followed_by_another_role_word_after_the_fields_are_left_out() -> None:
+    shapes = [(1, 0), (2, 1), (1, 1), (3, 0), (1, 2), (2, 0), (1, 0), (3, 1)]
+    unseen = [roles_line(i, a, o) for i, (a, o) in enumerate(shapes)]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[21 % 8], NAMES[22 % 8]]}]
+    samples = [roles_line(20, 1, 0), roles_line(21, 2, 0)]
+    wrapper = learn_wrapper(samples, values, cluster_pages=unseen).wrapper
+    assert wrapper.rules[0].role == "著"
+    assert wrapper.apply(roles_line(40, 2, 1)) == {"authors": [NAMES[0], NAMES[1]]}
+    assert Wrapper.from_json(wrapper.to_json()).rules[0].role == "著"
+
+
+def test_interleaved_roles_keep_every_contributor() -> None:
+    """The roles alternate on unseen pages: they are each contributor's, not another list."""
+    shapes = [(1, 0), (3, 1), (2, 1), (3, 0), (3, 1), (2, 0)]
+    unseen = [roles_line(i, a, o, interleave=True) for i, (a, o) in enumerate(shapes)]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[21 % 8], NAMES[22 % 8]]}]
+    samples = [roles_line(20, 1, 0), roles_line(21, 2, 0)]
+    wrapper = learn_wrapper(samples, values, cluster_pages=unseen).wrapper
+    assert wrapper.rules[0].role is None
+
+
+def test_role_must_be_a_word_in_a_wrapper_file() -> None:
+    bad = {"format": "browsercrawl-wrapper/1", "fields": {"authors#text[]": {"css": "a", "role": ""}}}
+    with pytest.raises(UserError, match=r"fields.authors#text\[\].role must be a word"):
+        Wrapper.from_json(bad, "w.json")

@@ -93,6 +93,22 @@ LABEL_ALIKE = 85  # rapidfuzz ratio of two labels taken for one
 STEADY_NEIGHBOURS = 0.8  # share of the cluster's pages on which a neighbour must be the same
 
 
+MAX_SHAPES = 5
+
+
+def site_shapes(fp: dict[str, Any], values: Sequence[str]) -> None:
+    """Keep the shapes the cluster's values take (``shapes``: each on a tenth of them at least,
+    five at most) when the sample's is not shared by most: titles of two, three or four words
+    ("Aa Aa" against a related book's "Aa Aa Aa"), houses of one or two ("Tor", "Penguin Books")."""
+    if not values or sum(shape(v) == fp.get("shape") for v in values) >= STEADY_NEIGHBOURS * len(values):
+        return
+    counts: dict[str, int] = {}
+    for v in values:
+        counts[shape(v)] = counts.get(shape(v), 0) + 1
+    common = sorted((s for s, n in counts.items() if n * 10 >= len(values)), key=lambda s: -counts[s])
+    fp["shapes"] = common[:MAX_SHAPES] or [fp.get("shape", "")]
+
+
 def unsteady_neighbours(fp: dict[str, Any], nodes: Sequence[etree._Element]) -> None:
     """Forget (None) a neighbour of the field's node that differs on the cluster's pages: a
     price has a struck price before it on sale pages only, so one sample's neighbour tells
@@ -203,11 +219,16 @@ def similarity(
     scores.append((1.0, 1.0 if el.tag == tag else 0.6 if _bare(el.tag) == _bare(tag) else 0.0))
     parent = el.getparent()
     want_parent = (fp.get("path") or ["", ""])[-2] if len(fp.get("path") or []) > 1 else ""
-    scores.append((1.0, 1.0 if parent is not None and _bare(_sig(parent)) == _bare(want_parent) else 0.0))
-    classes = " ".join(t for t in (el.get("class") or "").split() if not _GENERATED.search(t))
-    want = " ".join(fp.get("classes") or [])
+    # The parent's tag, or its family at less (an ``h1`` title beside the related books' ``h3``s).
+    same_parent = parent is not None and _tag(_sig(parent)) == _tag(want_parent)
+    family = parent is not None and _bare(_sig(parent)) == _bare(want_parent)
+    scores.append((1.0, 1.0 if same_parent else 0.75 if family else 0.0))
+    # Every class of the node, generated-looking or not: a redesign that hashes the title's class
+    # ("x9a8b71234") must not leave it with less class likeness than a related book's "x46c6ce".
+    classes = (el.get("class") or "").split()
+    want = list(fp.get("classes") or [])
     if want or classes:
-        scores.append((1.0, _classes_alike(want.split(), classes.split())))
+        scores.append((1.0, _classes_alike(want, classes)))
     attrs = fp.get("attrs") or {}
     if attrs:
         scores.append((1.5, sum(el.get(k) == v for k, v in attrs.items()) / len(attrs)))
@@ -215,7 +236,9 @@ def similarity(
         scores.append((3.0, 1.0))  # label_fits passed, or the regex found its label
     if kind:
         scores.append((1.0, 1.0))
-    scores.append((1.0, fuzz.ratio(fp.get("shape", ""), shape(value)) / 100))
+    mine = shape(value)
+    shapes = fp.get("shapes") or [fp.get("shape", "")]  # the site's shapes, when one is not enough
+    scores.append((1.0, max(fuzz.ratio(s, mine) for s in shapes) / 100))
     length = fp.get("length") or 1
     scores.append((0.5, min(length, len(value)) / max(length, len(value), 1)))
     if not fp.get("many"):  # a list item's neighbours depend on how many items there are

@@ -483,7 +483,10 @@ def _relocated(
     fp: dict,
 ) -> tuple[FieldRule, float] | None:
     """The best of the alike nodes as a new rule for the field, or None if no path gives it."""
-    within = bool(rule.many and rule.split)  # a list written in one node, not a run of siblings
+    # A list written in one node, not a run of siblings; but a run of nodes each split
+    # ("<span>A</span><span>, B</span>": the learned node had a sibling of its tag) is a run.
+    fp_next = fp.get("next") or ""
+    within = bool(rule.many and rule.split) and re.split(r"[.#]", fp_next)[0] != fp.get("tag")
     # A path that chose its node by a state (the selected option, the pressed format button) keeps
     # choosing by it: a redesign renames classes, not which item is the current one.
     states = _STATE_IN_PATH.findall(" ".join((rule.css, *rule.alternates)))
@@ -492,8 +495,10 @@ def _relocated(
         alike = marked or alike
     elif not rule.many:
         # The path chose the current item by a class ("li.aktiv") that the redesign renamed; the
-        # item is still the one a state attribute marks among its alike siblings.
-        alike = _current_of_a_run(alike) or alike
+        # item is still the one a state attribute marks among its alike siblings, when it is
+        # about as alike as the best (a breadcrumb's current page is not the brand's link).
+        top = max(a[0] for a in alike)
+        alike = [a for a in _current_of_a_run(alike) if a[0] >= top - CURRENT_TIE] or alike
     if rule.many and (marks := _block_marks(rule)):
         # The list kept to one block of several alike (the authors', not the translators'): so
         # does its relocation.
@@ -535,7 +540,7 @@ def _relocated(
     old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]
     candidates = [
         FieldRule(rule.label, rule.part, css, rule.many, rule.regex, rule.fingerprint, old, split=rule.split,
-                  until=rule.until, unqualified=rule.unqualified)
+                  until=rule.until, unqualified=rule.unqualified, role=rule.role)
         for css in options
     ]
     col = column_of(el, page) if rule.column is not None else None
@@ -556,6 +561,7 @@ def _relocated(
     return None
 
 
+CURRENT_TIE = 0.1  # how much less alike the item a state marks may be than the best node
 SURE = 0.9  # repairs this alike are made first and anchor the record for the others
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -34,7 +34,13 @@ from lxml import etree
 from browsercrawl.wrappers.candidates import Hit, attr_equal, find_hits
 from browsercrawl.wrappers.context import context_regex
 from browsercrawl.wrappers.dom import Page, common_depth, in_navigation, inside, page_of, units_form_a_run
-from browsercrawl.wrappers.fingerprint import boilerplate, fingerprint, look_alikes, unsteady_neighbours
+from browsercrawl.wrappers.fingerprint import (
+    boilerplate,
+    fingerprint,
+    look_alikes,
+    site_shapes,
+    unsteady_neighbours,
+)
 from browsercrawl.wrappers.leads import ancestor, lead_holder, text_before
 from browsercrawl.wrappers.model import (
     CONJUNCTIONS,
@@ -45,6 +51,7 @@ from browsercrawl.wrappers.model import (
     norm,
     own_text,
     qualified,
+    qualifier,
     text_after,
     text_between,
     text_words,
@@ -197,6 +204,8 @@ def learn_wrapper(
             if not rule.many:
                 found = (_valued_nodes(rule, p)[:1] for p in [*(pages[s] for s in usable), *unseen])
                 unsteady_neighbours(rule.fingerprint, [n for ns in found for n in ns])
+                read = [rule.extract(p.root, p.texts) for p in [*(pages[s] for s in usable), *unseen]]
+                site_shapes(rule.fingerprint, [v for v in read if isinstance(v, str)])
             stable = _stable_label(rule, [pages[s] for s in usable] + unseen)
             rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
         if unseen:
@@ -345,11 +354,14 @@ def _learn_one(
     ctx: _Context,
     anchors: list[etree._Element] | None = None,
     alternates: list[FieldRule] | None = None,
+    turn: int = 0,
 ) -> FieldRule | None:
     """A single value: candidates exact on every sample, ranked, checked on the unseen pages.
 
     ``alternates`` receives the other candidates found about as often on the unseen pages, best
-    first: :func:`_widest_list` may prefer one of them read as a list.
+    first: :func:`_widest_list` may prefer one of them read as a list. Candidates start from the
+    first sample's nodes; when none is exact on every sample, from the next sample's (the value
+    a link on one page, words in a line of text on another: only the line's node serves both).
     """
     first = ctx.usable[0]
     seen: set[tuple[str, str]] = set()
@@ -390,7 +402,14 @@ def _learn_one(
                 found = column[1].nodes(column[1].css, ctx.pages[first].root, ctx.pages[first].texts)
                 near = common_depth(found[0], anchors)[0] if found else 0
             exact.append(((h.hidden, in_navigation(h.el), -near, column[0], order, len(exact)), column[1]))
+    lines = _line_of_the_value(ctx, first, len(exact))
+    exact += lines
     if not exact:
+        if turn + 1 < len(ctx.usable):
+            turned = replace(ctx, usable=[*ctx.usable[1:], ctx.usable[0]])
+            found = _learn_one(turned, anchors, alternates, turn + 1)
+            if found is not None and turned.exact(found):
+                return found
         return best[1] if best else None
     ranked = [r for _, r in sorted(exact, key=lambda x: x[0])]
     if not ctx.unseen:
@@ -398,10 +417,20 @@ def _learn_one(
     # One-step paths by a machine-read mark (``span[data-price-type="finalPrice"]``) rank behind
     # the many spellings of the samples' own path; the best two are checked however far down.
     marked = [r for r in ranked[MAX_CHECKED:] if r.column is None and " " not in r.css][:2]
+    fallback = [r for _, r in lines]
     checks = [
         (r, check_on_cluster(r, ctx.unseen, ctx.kind, _sample_label(ctx, r)))
         for r in ranked[:MAX_CHECKED] + marked
+        if r not in fallback
     ]
+    # The value's line with a regex (``_line_of_the_value``) competes only where it finds the
+    # value on clearly more unseen pages than the best path to the value's own node: that path
+    # finds nothing where the value is no link.
+    found_best = max((c for _, c in checks), key=lambda c: c.quality()).found_rate if checks else -1.0
+    for r in fallback:
+        check = check_on_cluster(r, ctx.unseen, ctx.kind, _sample_label(ctx, r))
+        if check.found_rate > found_best + QUALITY_SLACK:
+            checks.append((r, check))
     # One value on every unseen page is a constant (the site's name, the logged-in user), not a
     # field, unless no candidate varies (then the field is constant on this site).
     checks = [c for c in checks if not c[1].identical()] or checks
@@ -435,8 +464,31 @@ def _learn_one(
         # Candidates found as often whose values are not all of the kind ("Ann Lee, Bo Chen" is
         # no name) may be lists the winner cuts one item from.
         found = max(c.found_rate for _, c in checks)
-        alternates.extend(r for r, c in checks if r is not best and c.found_rate >= found - QUALITY_SLACK)
+        # The value's line (a fallback for values linked on some pages only) is no such list.
+        alternates.extend(
+            r for r, c in checks
+            if r is not best and c.found_rate >= found - QUALITY_SLACK and r not in fallback
+        )
     return best
+
+
+def _line_of_the_value(ctx: _Context, first: int, after: int) -> list[tuple[tuple, FieldRule]]:
+    """The value's parent with a regex cutting it out of its line ("出版社: <a>Tor</a>" and, on
+    other pages, "出版社: Vintage" with no link): ranked after every other candidate, so it wins
+    only where those are found on fewer unseen pages."""
+    top = ctx.hits[first][0][:1]
+    if not ctx.unseen or not top or top[0].part != "text" or top[0].contains:
+        return []
+    h, page = top[0], ctx.pages[first]
+    parent = h.el.getparent()
+    if parent is None or parent.tag in ("body", "html") or page.texts.text(parent) == ctx.wanted[first][0]:
+        return []
+    css = join(without_positions(precise_steps(parent, page)))
+    return [
+        ((h.hidden, in_navigation(h.el), 0, positions(css), MAX_HITS, after + k), rule)
+        for k, rule in enumerate(_with_regex(ctx, ctx.label, "text", css, False))
+        if ctx.exact(rule)
+    ]
 
 
 def _column_rule(ctx: _Context, h: Hit, first: int) -> tuple[float, FieldRule] | None:
@@ -569,7 +621,7 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
             # The samples prove it single, or the run goes on with another role's items (one
             # author, then a translator): a list that a word between two items ends.
             many = _role_cut(ctx, many)
-            if many.until is None and not many.unqualified:
+            if many.until is None and not many.unqualified and many.role is None:
                 continue
         check = check_on_cluster(many, ctx.unseen, ctx.kind)
         if check.multi == 0 or check.kind_rate < 0.9:
@@ -586,10 +638,52 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
 
 
 def _role_cut(ctx: _Context, rule: FieldRule) -> FieldRule:
-    """The list rule cut where another role's items join its run (see the two rules below), or
-    the rule as it was."""
+    """The list rule cut where another role's items join its run (see the three rules below),
+    or the rule as it was."""
     ended = _ended_run(ctx, rule)
-    return ended if ended.until else _qualified_out(ctx, rule)
+    if ended.until:
+        return ended
+    out = _qualified_out(ctx, rule)
+    return out if out.unqualified else _role_kept(ctx, rule)
+
+
+def _role_kept(ctx: _Context, rule: FieldRule) -> FieldRule:
+    """Keep the items the samples' role word follows ("<a>A</a>（著）／<a>I</a>（イラスト）"), when
+    every sample item is followed by it and, on the unseen pages, items with other words come
+    now and then, always after the page's items with the samples' word: another role's list
+    appended to the field's. Where the roles interleave ("A 著，B 译，C 著") every contributor is
+    the field's, and the rule stays as it was."""
+    if not rule.many or rule.split or rule.until or rule.unqualified or not ctx.unseen:
+        return rule
+    common: set[str] | None = None
+    for s in ctx.usable:
+        page, want = ctx.pages[s], set(ctx.wanted[s])
+        nodes = _valued_nodes(rule, page)
+        units = item_units(nodes)
+        mine = [set(qualifier(units, i)) for i, n in enumerate(nodes) if rule.cut(n, page.texts) in want]
+        for words in mine:
+            common = words if common is None else common & words
+    if not common:
+        return rule
+    for word in sorted(common):
+        others = 0
+        for page in ctx.unseen:
+            nodes = _valued_nodes(rule, page)
+            units = item_units(nodes)
+            has = [word in qualifier(units, i) for i in range(len(nodes))]
+            if nodes and not has[0]:
+                break  # a page whose first item has another role: not an appended list
+            if any(b and not a for a, b in pairwise(has)):
+                break  # interleaved roles: every contributor is the field's
+            others += has.count(False)
+        else:
+            if not others:
+                continue
+            kept = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, rule.fingerprint,
+                             list(rule.alternates), rule.column, role=word)
+            if all(_check(kept, ctx.pages[s], ctx.wanted[s]) == 1.0 for s in ctx.usable):
+                return kept
+    return rule
 
 
 def _qualified_out(ctx: _Context, rule: FieldRule) -> FieldRule:
@@ -962,7 +1056,7 @@ def _led(ctx: _Context, rule: FieldRule) -> FieldRule | None:
         return None
     steps[at] += f":lead({css_string(words)})"
     led = FieldRule(rule.label, rule.part, " > ".join(steps), rule.many, rule.regex, split=rule.split,
-                    until=rule.until, unqualified=rule.unqualified)
+                    until=rule.until, unqualified=rule.unqualified, role=rule.role)
     pages, wanted = ctx.pages, ctx.wanted
     exact = all(_check(led, pages[s], wanted[s]) >= _check(rule, pages[s], wanted[s]) for s in ctx.usable)
     return led if exact else None
@@ -1048,7 +1142,7 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     rules += [
         ended for r in rules
         if not r.split and sum(_extras(r, pages[s], wanted[s]) for s in ctx.usable)
-        and ((ended := _role_cut(ctx, r)).until or ended.unqualified)
+        and ((ended := _role_cut(ctx, r)).until or ended.unqualified or ended.role)
     ]
     scored: list[tuple[tuple[float, int], FieldRule]] = []
     for rule in rules:

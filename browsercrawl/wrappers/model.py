@@ -19,7 +19,8 @@ the one in the position of that label among the nodes ``labels`` finds: label an
 header rows; a path's step may be ``h2:lead("By")``: an element whose text starts with those
 words), ``split`` (a regex splitting one node's text into a list: ``", | and "``; ``\\n``:
 one item a line, ``<br>`` between them) and
-``fingerprint`` (what the node looked like, for healing; see ``heal.py``). Besides ``text`` and
+``fingerprint`` (what the node looked like, for healing; see ``heal.py``); ``until``,
+``unqualified`` and ``role`` keep a list to one role's items (see ``FieldRule``). Besides ``text`` and
 attribute names, a key's part may be ``own``: an element's own text, without its children's.
 Files without the optional keys (every older wrapper) read as before.
 """
@@ -166,6 +167,9 @@ class FieldRule:
     # Items of a run followed by words before the next item ("<a>B</a> (Translator)") are another
     # role's: left out. Learned when no sample item is ever followed by a word.
     unqualified: bool = False
+    # Every item followed by its role ("<a>A</a>（著）／<a>I</a>（イラスト）"): the field's items
+    # are those the role word follows; the others are another role's.
+    role: str | None = None
     _selectors: dict[str, etree.XPath] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -239,7 +243,7 @@ class FieldRule:
         values = []
         previous: etree._Element | None = None
         found = self.nodes(css, root, texts)
-        units = item_units(found) if self.many and self.unqualified else []
+        units = item_units(found) if self.many and (self.unqualified or self.role) else []
         for i, el in enumerate(found):
             raw = self.cut(el, texts, base_url)
             if raw is None:
@@ -249,8 +253,10 @@ class FieldRule:
             if self.until and previous is not None and self._ends_at(previous, el):
                 break  # another role's items follow
             previous = el
-            if units and qualified(units, i):
+            if units and self.unqualified and qualified(units, i):
                 continue  # "(Translator)" after it: another role's item
+            if units and self.role and self.role not in qualifier(units, i):
+                continue  # "（イラスト）" after it, not the field's "（著）"
             if self.split == LINE_BREAK and self.part == "text" and not self.regex:
                 values.extend(texts.lines(el))
             elif self.split:
@@ -293,10 +299,10 @@ def item_units(items: list[etree._Element]) -> list[etree._Element]:
     return units
 
 
-def qualified(units: list[etree._Element], i: int) -> bool:
-    """Words right after the ``i``-th item's unit (:func:`item_units`), in its line and before
-    the next item: a role such as "(Translator)" beside the item. A role inside the item's own
-    unit is part of it; a line break or a block ends what can qualify it."""
+def qualifier(units: list[etree._Element], i: int) -> list[str]:
+    """The words right after the ``i``-th item's unit (:func:`item_units`), in its line and
+    before the next item, "and" left out: a role such as "(Translator)" beside the item. A role
+    inside the item's own unit is part of it; a line break or a block ends what can qualify it."""
     unit = units[i]
     nxt = units[i + 1] if i + 1 < len(units) else None
     parts = [unit.tail or ""]
@@ -304,7 +310,12 @@ def qualified(units: list[etree._Element], i: int) -> bool:
         if sib is nxt or not isinstance(sib.tag, str) or sib.tag not in _INLINE:
             break
         parts += ["".join(sib.itertext()), sib.tail or ""]
-    return any(w not in CONJUNCTIONS for w in text_words("".join(parts)))
+    return [w for w in text_words("".join(parts)) if w not in CONJUNCTIONS]
+
+
+def qualified(units: list[etree._Element], i: int) -> bool:
+    """Whether words qualify the ``i``-th item (:func:`qualifier`)."""
+    return bool(qualifier(units, i))
 
 
 def text_after(el: etree._Element, stop: etree._Element | None) -> str:
@@ -349,6 +360,8 @@ class Wrapper:
                 spec["until"] = r.until
             if r.unqualified:
                 spec["unqualified"] = True
+            if r.role:
+                spec["role"] = r.role
             if r.fingerprint:
                 spec["fingerprint"] = r.fingerprint
             fields[r.key] = spec if len(spec) > 1 else r.css
@@ -374,6 +387,7 @@ class Wrapper:
             split = None
             until = None
             unqualified = False
+            role = None
             if isinstance(spec, dict):
                 css, regex = spec.get("css"), spec.get("regex")
                 alternates = spec.get("alternates") or []
@@ -398,6 +412,9 @@ class Wrapper:
                 until = spec.get("until")
                 if until is not None and (not isinstance(until, str) or not until.strip()):
                     raise UserError(f"{source}: fields.{key}.until must be a word")
+                role = spec.get("role")
+                if role is not None and (not isinstance(role, str) or not role.strip()):
+                    raise UserError(f"{source}: fields.{key}.role must be a word")
                 column = spec.get("column")
                 if column is not None and not (
                     isinstance(column, dict)
@@ -432,6 +449,7 @@ class Wrapper:
                 split,
                 until,
                 unqualified,
+                role,
             )
             try:
                 for path in (css, *alternates, *([column["labels"]] if column else [])):
