@@ -551,3 +551,13 @@ def test_the_current_breadcrumb_is_not_taken_for_a_field_far_less_alike():
                            cluster_pages=[_branded(i) for i in range(3, 10)])
     healer = HealingWrapper(Wrapper.from_json(result.wrapper.to_json()))
     assert healer.apply(_branded(12, renamed=True))["publisher"] == "Tor", healer.repairs
+
+
+def test_the_chosen_item_of_a_run_is_stepped_to_by_its_state_not_by_a_data_value_naming_it():
+    """``button[data-format="hardcover"][aria-pressed="true"]``: which format is chosen changes
+    from page to page; the path keeps the state."""
+    from browsercrawl.wrappers.paths import step
+
+    page = page_of("<html><body><div><button data-format='paperback' aria-pressed='false'>P</button>"
+                   "<button data-format='hardcover' aria-pressed='true'>H</button></div></body></html>")
+    assert step(page.root.findall(".//button")[1]) == 'button[aria-pressed="true"]'

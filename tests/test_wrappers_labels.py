@@ -343,3 +343,40 @@ def test_a_value_linked_on_some_pages_and_bare_on_others_is_cut_from_its_line() 
         for i in (12, 13):
             page = info_page(i, "Vintage", linked=i % 2 == 0)
             assert result.wrapper.apply(page) == {"publisher": "Vintage"}, (linked, result.wrapper.rules[0])
+
+
+def listing(i: int, authors: list[str]) -> str:
+    """Mercado Libre: the heading parts the names with " - " ("Libro T - A - B - Tor"); the
+    specs table writes them "A, B" under "Autor"."""
+    return (f"<html><body><h1>Libro Book {i} - {' - '.join(authors)} - Tor</h1><table><tbody>"
+            f"<tr><th>Título</th><td><span>Book {i}</span></td></tr>"
+            f"<tr><th>Autor</th><td><span>{', '.join(authors)}</span></td></tr>"
+            f"<tr><th>Editorial</th><td><span>Tor</span></td></tr></tbody></table></body></html>")
+
+
+def test_a_list_written_in_a_cell_is_read_there_when_a_heading_parts_it_otherwise() -> None:
+    people = ["Ann Lee", "Bo Chen", "Cy Dunn", "Dee Fox", "Eve Gold"]
+    unseen = [listing(i, people[i % 5 : i % 5 + 1 + i % 3]) for i in range(3, 12)]
+    for sample_people in ([people[:3], people[1:3]], [people[:1], people[2:3]]):
+        samples = [listing(1, sample_people[0]), listing(2, sample_people[1])]
+        values = [{"authors": sample_people[0]}, {"authors": sample_people[1]}]
+        result = learn_wrapper(samples, values, cluster_pages=unseen)
+        got = result.wrapper.apply(listing(20, people[1:4]))
+        assert got == {"authors": people[1:4]}, (sample_people, result.wrapper.rules)
+
+
+def listing_described(i: int, authors: list[str]) -> str:
+    """The listing again, with the seller's description naming the authors in a sentence that
+    goes on with other words on some pages ("Autor: A Ilustraciones de B")."""
+    more = f" Ilustraciones de {authors[-1]}" if i % 3 == 0 else ""
+    described = f"<p class='desc'>LIBRO NUEVO. Autor: {' y '.join(authors[:1])}{more}. Editorial: Tor</p>"
+    return listing(i, authors).replace("</table>", f"</table>{described}")
+
+
+def test_one_name_on_each_sample_is_read_from_the_list_not_from_a_sentence_naming_the_first() -> None:
+    people = ["Ann Lee", "Bo Chen", "Cy Dunn", "Dee Fox", "Eve Gold"]
+    unseen = [listing_described(i, people[i % 5 : i % 5 + 1 + i % 3]) for i in range(3, 15)]
+    samples = [listing_described(1, ["Bo Chen"]), listing_described(2, ["Cy Dunn"])]
+    result = learn_wrapper(samples, [{"authors": "Bo Chen"}, {"authors": "Cy Dunn"}], cluster_pages=unseen)
+    got = result.wrapper.apply(listing_described(20, people[1:4]))
+    assert got == {"authors": people[1:4]}, result.wrapper.rules

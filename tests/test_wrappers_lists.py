@@ -417,3 +417,63 @@ def test_role_must_be_a_word_in_a_wrapper_file() -> None:
     bad = {"format": "browsercrawl-wrapper/1", "fields": {"authors#text[]": {"css": "a", "role": ""}}}
     with pytest.raises(UserError, match=r"fields.authors#text\[\].role must be a word"):
         Wrapper.from_json(bad, "w.json")
+
+
+def byline_roles(i: int, authors: int, role: str | None) -> str:
+    """Indigo's byline: "by A, B and C; illustrated by D and E", the other role's links alike."""
+    names = [NAMES[(i + k) % 8] for k in range(authors + (2 if role else 0))]
+
+    def links(people: list[str]) -> str:
+        return ", ".join(f"<a class='c' href='/s?q={n}'>{n}</a>" for n in people[:-1]) + (
+            f" and <a class='c' href='/s?q={people[-1]}'>{people[-1]}</a>" if len(people) > 1 else
+            f"<a class='c' href='/s?q={people[0]}'>{people[0]}</a>")
+
+    text = "by " + links(names[:authors]) + (f"; {role} by " + links(names[authors:]) if role else "")
+    return f"<html><body><h1>Book {i}</h1><div class='contributors'>{text}</div><p>Tor</p></body></html>"
+
+
+def test_a_run_ends_where_the_unseen_pages_name_another_role_after_a_semicolon() -> None:
+    """No sample has an illustrator, so no sample shows the word that ends the authors; the
+    unseen pages' "; illustrated by" and "; read by" share "by", which never parts two authors."""
+    shapes = [(1, None), (2, "illustrated"), (3, None), (1, "read"), (2, None), (1, "translated"),
+              (3, "read")]
+    unseen = [byline_roles(i, a, r) for i, (a, r) in enumerate(shapes)]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[21 % 8], NAMES[22 % 8]]}]
+    samples = [byline_roles(20, 1, None), byline_roles(21, 2, None)]
+    wrapper = learn_wrapper(samples, values, cluster_pages=unseen).wrapper
+    assert wrapper.apply(byline_roles(40, 3, "illustrated")) == {"authors": [NAMES[0], NAMES[1], NAMES[2]]}
+    assert wrapper.apply(byline_roles(41, 1, "read")) == {"authors": [NAMES[1]]}
+
+
+def tiki_rows(i: int, authors: int, translators: int) -> str:
+    """Tiki's rows: "<div class=row><span>Tác giả: </span><a>A</a>, <a>B</a></div>" and a
+    "Dịch giả:" row of the same shape: the label an element opening each row."""
+    names = [NAMES[(i + k) % 8] for k in range(authors + translators)]
+
+    def row(label: str, people: list[str]) -> str:
+        links = ", ".join(f"<a href='/author/{n}'>{n}</a>" for n in people)
+        return f"<div class='ofoDDL'><span>{label} </span>{links}</div>"
+
+    rows = row("Tác giả:", names[:authors]) + (row("Dịch giả:", names[authors:]) if translators else "")
+    return f"<html><body><div class='iopCMA'>{rows}</div><h1>Book {i}</h1></body></html>"
+
+
+def test_another_roles_row_opened_by_its_own_label_element_is_left_out() -> None:
+    shapes = [(1, 0), (2, 1), (1, 2), (3, 0), (2, 1), (1, 0), (2, 2)]
+    unseen = [tiki_rows(i, a, t) for i, (a, t) in enumerate(shapes)]
+    values = [{"authors": [NAMES[20 % 8]]}, {"authors": [NAMES[21 % 8], NAMES[22 % 8], NAMES[23 % 8]]}]
+    wrapper = learn_wrapper([tiki_rows(20, 1, 0), tiki_rows(21, 3, 0)], values, cluster_pages=unseen).wrapper
+    assert wrapper.apply(tiki_rows(40, 2, 1)) == {"authors": [NAMES[0], NAMES[1]]}, wrapper.rules[0].css
+
+
+def test_a_blocks_label_element_is_its_first_child_right_before_the_items() -> None:
+    """"<div><span>Tác giả: </span><a>A</a></div>" starts with its label; a price box whose first
+    child is an MSRP line, not right before the price, does not start with "MSRP:"."""
+    from browsercrawl.wrappers.leads import lead_text
+    from browsercrawl.wrappers.model import parse_html
+
+    root = parse_html("<html><body><div id='a'><span>Tác giả: </span><a>Ann Lee</a></div>"
+                      "<div id='p'><div>MSRP: <span></span></div><div><span class='price'>$5</span></div>"
+                      "</div></body></html>")
+    assert lead_text(root.find(".//div[@id='a']"), root.find(".//a")) == "Tác giả:"
+    assert lead_text(root.find(".//div[@id='p']"), root.find(".//span[@class='price']")) == ""

@@ -36,7 +36,8 @@ def common_depth(el: etree._Element, anchors: Iterable[etree._Element]) -> tuple
     How near a candidate node sits to a record's other fields: the learner and the healer both
     prefer the candidate that meets them deepest.
     """
-    mine = {id(a): depth for depth, a in enumerate(reversed(list(ancestors_or_self(el))))}
+    chain = list(ancestors_or_self(el))  # kept alive: lxml proxies' ids are reused once dropped
+    mine = {id(a): depth for depth, a in enumerate(reversed(chain))}
     best = 0
     for anchor in anchors:
         for a in ancestors_or_self(anchor):

@@ -29,7 +29,7 @@ from browsercrawl.wrappers.dom import (
     units_form_a_run,
 )
 from browsercrawl.wrappers.fingerprint import glued, label_fits, similarity
-from browsercrawl.wrappers.leads import ancestor, text_before
+from browsercrawl.wrappers.leads import ancestor, lead_text
 from browsercrawl.wrappers.model import (
     _CLASS_TOKEN,
     _GENERATED,
@@ -249,7 +249,7 @@ def _fits_block_marks(marks: list[tuple[int, list[str]]], el: etree._Element) ->
                     return False
             else:
                 words = norm(mark[len(':lead("') : -len('")')].replace('\\"', '"'))
-                if not text_before(block, el).startswith(words):
+                if not lead_text(block, el).startswith(words):
                     return False
     return True
 

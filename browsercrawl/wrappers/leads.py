@@ -29,7 +29,10 @@ def text_before(holder: etree._Element, node: etree._Element) -> str:
     its own text and that of the elements on the way down to ``node``, not what other elements
     before it hold ("<li>Brand: <a>Tor</a></li>" gives "Brand:"; in "<ul><li><b>Vintage</b>
     publisher</li><li><b>Tor</b>..." the first row is no text of the list before the second)."""
-    on_the_way = {id(a) for a in node.iterancestors()}
+    # The ancestors are kept alive: lxml makes a new proxy per access, and a dropped one's id
+    # may be given to another element's.
+    chain = list(node.iterancestors())
+    on_the_way = {id(a) for a in chain}
     out: list[str] = []
 
     def walk(el: etree._Element) -> bool:
@@ -44,6 +47,27 @@ def text_before(holder: etree._Element, node: etree._Element) -> str:
 
     walk(holder)
     return norm("".join(out))
+
+
+def lead_text(holder: etree._Element, node: etree._Element) -> str:
+    """The words a block starts with before its item ``node``: its own words
+    (:func:`text_before`), or else the text of a label element opening it ("<div><span>Tác giả:
+    </span><a>A</a>, <a>B</a></div>")."""
+    own = text_before(holder, node)
+    if has_words(own):
+        return own
+    # The label element: the block's first child, a leaf, right before the item's branch.
+    branch = node
+    while branch.getparent() is not None and branch.getparent() is not holder:
+        branch = branch.getparent()
+    first = next((c for c in holder if isinstance(c.tag, str)), None)
+    before = branch.getprevious()
+    while before is not None and not isinstance(before.tag, str):
+        before = before.getprevious()
+    if first is None or before is not first or len(first):
+        return own
+    label = norm("".join(first.itertext()))
+    return label if is_lead(label) else own
 
 
 def has_words(text: str) -> bool:
@@ -69,7 +93,7 @@ def lead_holder(node: etree._Element, unit: etree._Element) -> tuple[etree._Elem
         el, up = el.getparent(), up + 1
         if el is None:
             return None
-        lead = text_before(el, node)
+        lead = lead_text(el, node)
         if has_words(lead):
             return (el, up, lead) if is_lead(lead) else None
     return None

@@ -41,7 +41,7 @@ from browsercrawl.wrappers.fingerprint import (
     site_shapes,
     unsteady_neighbours,
 )
-from browsercrawl.wrappers.leads import ancestor, lead_holder, text_before
+from browsercrawl.wrappers.leads import ancestor, lead_holder, lead_text
 from browsercrawl.wrappers.model import (
     CONJUNCTIONS,
     LINE_BREAK,
@@ -181,6 +181,10 @@ def learn_wrapper(
         ctx = _Context(label, pages, wanted, hits, usable, unseen, kind, given)
         if many:
             rule = _learn_many(ctx)
+            if rule is not None and not rule.split and all(len(wanted[s]) == 1 for s in usable):
+                # One item on every sample: the unseen pages may write several in its node ("A, B").
+                one = FieldRule(rule.label, rule.part, rule.css, False, rule.regex, column=rule.column)
+                rule = _split_list(ctx, one) or rule
         else:
             alternates: list[FieldRule] = []
             rule = _learn_one(ctx, anchors if same else None, alternates)
@@ -731,13 +735,21 @@ def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
         after = text_between(last, nodes[len(want)]) if len(nodes) > len(want) else text_after(last, None)
         words = set(text_words(after or ""))
         closing = words if closing is None else closing & words
-    if not closing:
-        return rule
-    pages = []  # per unseen page, the words between each two neighbouring items
+    pages = []  # per unseen page, the words between each two neighbouring items ("and" aside)
     for page in ctx.unseen:
         nodes = _valued_nodes(rule, page)
-        pages.append([text_words(t) for a, b in pairwise(nodes) if (t := text_between(a, b)) is not None])
+        pages.append([
+            [w for w in text_words(t) if w not in CONJUNCTIONS]
+            for a, b in pairwise(nodes) if (t := text_between(a, b)) is not None
+        ])
     betweens = [b for p in pages for b in p]
+    if closing == set():
+        # Every sample's list ends its block ("by A and B"): the words every worded gap of the
+        # unseen pages shares ("; illustrated by", "; read by": "by") may end the run there.
+        worded = [set(b) for b in betweens if b]
+        closing = set.intersection(*worded) if worded else set()
+    if not closing:
+        return rule
     for word in sorted(closing):
         ends = sum(word in b for b in betweens)
         # It ends one run per page, and the items of a run are parted by punctuation alone: where
@@ -782,7 +794,9 @@ def _widest_list(ctx: _Context, rule: FieldRule, alternates: Sequence[FieldRule]
             multi += len(items) > 1
             if isinstance(one, str):
                 found += 1
-                agree += one in items
+                # One of the items, or one with words around it (a sentence's regex reading
+                # "Olga Doe Ilustraciones" where the list has "Olga Doe").
+                agree += one in items or any(it in one for it in items if len(it) >= 4)
         if multi and found and agree >= 0.9 * found:
             return listed
     return rule
@@ -1035,7 +1049,7 @@ def _other_leads(ctx: _Context, rule: FieldRule, lead: tuple[int, str]) -> int:
             if holder is not None:
                 _, first, n = blocks.get(id(holder), (holder, node, 0))
                 blocks[id(holder)] = (holder, first, n + 1)
-        count += sum(n for holder, first, n in blocks.values() if text_before(holder, first) != words)
+        count += sum(n for holder, first, n in blocks.values() if lead_text(holder, first) != words)
     return count
 
 
@@ -1107,7 +1121,15 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
     rules = list(_rules_for(ctx.label, part, variants, True, regex))
     rules += [r for r in (_in_samples_block(ctx, r) for r in list(rules)) if r is not None]
     rules += [r for r in (_led(ctx, r) for r in list(rules)) if r is not None]
-    split = _written_list(ctx)
+    split, written = _written_lists(ctx)
+    # The nodes the lists are written in, when the values' first nodes are elsewhere (a heading
+    # that parts them otherwise: "Libro T - A - B - Tor"): their paths too.
+    variants.extend(
+        v
+        for s, el in written
+        if not any(si == s and inside(h.el, el) for si, _, h in instances)
+        for v in (precise_steps(el, pages[s]), class_steps(el, pages[s]), label_steps(el, pages[s], None))
+    )
     if split is not None and split != LINE_BREAK:
         # "by Jane Doe, John Roe": the list is cut out of the node's text first, then split.
         rules += [
@@ -1223,7 +1245,14 @@ def _more_separators(ctx: _Context, rule: FieldRule, split: str) -> str:
 
 def _written_list(ctx: _Context) -> str | None:
     """The separators when a sample's listed values are written in one text ("A, B and C")."""
+    return _written_lists(ctx)[0]
+
+
+def _written_lists(ctx: _Context) -> tuple[str | None, list[tuple[int, etree._Element]]]:
+    """The separators of the samples' lists written in one text, and per sample the node
+    holding it (where a heading parts the same names otherwise: "Libro T - A - B - Tor")."""
     seps: set[str] = set()
+    nodes: list[tuple[int, etree._Element]] = []
     for s in ctx.usable:
         values = ctx.wanted[s]
         if len(values) < 2:
@@ -1235,15 +1264,21 @@ def _written_list(ctx: _Context) -> str | None:
             ):
                 continue  # not the deepest node holding them all
             if ctx.pages[s].texts.lines(el) == values:  # one item a line: "Ann Lee<br>Bo Chen"
-                return LINE_BREAK
+                return LINE_BREAK, [(s, el)]
             rest = text[text.find(values[0]) :]
+            found: set[str] = set()
             for a, b in pairwise(values):
                 i, j = rest.find(a), rest.find(b)
                 if i < 0 or j < i + len(a):
                     break
                 sep = rest[i + len(a) : j]
                 if sep.strip(" ") in (",", ";", "&", "/", *_CONJUNCTIONS):
-                    seps.add(sep)
+                    found.add(sep)
                 rest = rest[j:]
-            break
-    return "|".join(re.escape(x) for x in sorted(seps, key=len, reverse=True)) if seps else None
+            if found:
+                seps |= found
+                nodes.append((s, el))
+                break
+            # Parted by something else ("Libro T - A - B - Vintage" in a heading): the list may be
+            # written again further down ("Autor: A, B").
+    return ("|".join(re.escape(x) for x in sorted(seps, key=len, reverse=True)) if seps else None), nodes

@@ -104,7 +104,8 @@ def _rows(cells: list[etree._Element]) -> list[tuple[etree._Element, list[etree.
 
 
 def _depth_shared(a: etree._Element, b: etree._Element) -> int:
-    mine = {id(x) for x in a.iterancestors()} | {id(a)}
+    chain = [a, *a.iterancestors()]  # kept alive: lxml proxies' ids are reused once dropped
+    mine = {id(x) for x in chain}
     return sum(1 for x in b.iterancestors() if id(x) in mine)
 
 
@@ -285,9 +286,11 @@ def item_units(items: list[etree._Element]) -> list[etree._Element]:
     """Per item, the inline wrappers around it that hold no other item (``<span><a><b>Name</b>
     (Translator)</a></span>``): what a list's separators and qualifiers stand beside."""
     held: dict[int, int] = {}  # element -> how many items it holds
+    alive = []  # lxml makes a proxy per access: a dropped one's id may be another element's
     for item in items:
         node = item
         while node is not None:
+            alive.append(node)
             held[id(node)] = held.get(id(node), 0) + 1
             node = node.getparent()
     units = []

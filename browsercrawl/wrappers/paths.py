@@ -39,7 +39,22 @@ def step(el: etree._Element, *, positional: bool = True) -> str:
     if len(same) == 1:
         return tag
     others = [s for s in same if s is not el]
+    # The chosen one of a run (a variant select's option, a checked radio, the current tab) is
+    # marked by a state attribute; its position changes from page to page, the mark does not.
+    # It comes before a ``data-*`` value naming the item ("data-format=hardcover": which item is
+    # chosen changes from page to page).
+    own_state = next(
+        (
+            f"{tag}[{name}]" if val in ("", name) else f"{tag}[{name}={css_string(val)}]"
+            for name in STATE_ATTRS
+            if (val := el.get(name)) is not None and val != "false"
+            and not any(s.get(name) not in (None, "false") for s in others)
+        ),
+        None,
+    )
     for name in (*_ATTR_ORDER, *sorted(k for k in el.attrib if k.startswith("data-"))):
+        if name.startswith("data-") and own_state:
+            return own_state
         val = el.get(name)
         if not val or _GENERATED.search(val):
             continue
@@ -54,12 +69,8 @@ def step(el: etree._Element, *, positional: bool = True) -> str:
             if name == "id" and _CLASS_TOKEN.match(val):
                 return f"{tag}#{val}"
             return f"{tag}[{name}={css_string(val)}]"
-    # The chosen one of a run (a variant select's option, a checked radio, the current tab) is
-    # marked by a state attribute; its position changes from page to page, the mark does not.
-    for name in STATE_ATTRS:
-        val = el.get(name)
-        if val is not None and val != "false" and not any(s.get(name) not in (None, "false") for s in others):
-            return f"{tag}[{name}]" if val in ("", name) else f"{tag}[{name}={css_string(val)}]"
+    if own_state:
+        return own_state
     for name in STATE_ATTRS:  # the state may sit on a child: a format switcher's <li><button aria-pressed>
         marked = _marked_inside(el, name)
         if marked is not None and not any(_marked_inside(s, name) is not None for s in others):
