@@ -55,3 +55,4 @@ def test_learned_id_regex_does_not_keep_the_samples_common_digits():
     others = [page(f"{n}", y) for n, y in [("55501", "2020"), ("98012", "2018"), ("10999", "2021")] * 3]
     result = learn_wrapper(samples, [{"sku": "BK-10234"}, {"sku": "BK-10277"}], cluster_pages=others)
     assert result.wrapper.apply(page("77777", "2024")) == {"sku": "BK-77777"}
+

@@ -6,6 +6,8 @@ have one optional row ("Edition") on some pages and not on others.
 
 from __future__ import annotations
 
+import json
+
 from browsercrawl.wrappers import learn_wrapper
 
 
@@ -380,3 +382,39 @@ def test_one_name_on_each_sample_is_read_from_the_list_not_from_a_sentence_namin
     result = learn_wrapper(samples, [{"authors": "Bo Chen"}, {"authors": "Cy Dunn"}], cluster_pages=unseen)
     got = result.wrapper.apply(listing_described(20, people[1:4]))
     assert got == {"authors": people[1:4]}, result.wrapper.rules
+
+
+def accordion(i: int, publisher: str, series: bool) -> str:
+    """Squarespace's details: "Label — value" paragraphs, a "Series —" row first on some pages."""
+    rows = [f"Series — Salt Cycle {i}"] if series else []
+    rows += [f"Publisher — {publisher}", f"Pages — {100 + i}"]
+    return ("<html><body><h1>Book</h1><div class='acc'><button>Details</button><div class='open'>"
+            + "".join(f"<p>{r}</p>" for r in rows) + "</div></div></body></html>")
+
+
+def test_a_row_naming_its_field_is_read_by_that_name_whatever_row_comes_before_it() -> None:
+    houses = ["Tor", "Vintage", "Orbit", "Penguin Books"]
+    unseen = [accordion(i, houses[i % 4], series=i % 3 == 0) for i in range(3, 15)]
+    samples = [accordion(1, "Tor", False), accordion(2, "Vintage", False)]
+    result = learn_wrapper(samples, [{"publisher": "Tor"}, {"publisher": "Vintage"}], cluster_pages=unseen)
+    assert result.wrapper.apply(accordion(30, "Penguin Books", series=True)) == {"publisher": "Penguin Books"}
+
+
+def listing_with_formats(i: int, price: str, binding: str) -> str:
+    """Etsy: the price in the buy box (JSON-LD states its amount), and a format select whose
+    last option is always the paperback's price."""
+    prices = {"Hardcover": f"US${20 + i}.10", "Paperback": f"US${10 + i}.20"}
+    prices[binding] = price
+    options = "".join(f"<option>{b} ({p})</option>" for b, p in prices.items())
+    data = json.dumps({"offers": {"price": price.removeprefix("US$")}})
+    return (f"<html><head><script type='application/ld+json'>{data}</script></head><body>"
+            f"<h1>Book {i}</h1><p class='price'><span class='sr'>Price:</span>{price}</p>"
+            f"<select id='fmt'>{options}</select></body></html>")
+
+
+def test_of_two_prices_alike_on_the_samples_the_one_the_structured_data_states_wins() -> None:
+    formats = ["Hardcover", "Paperback"]
+    unseen = [listing_with_formats(i, f"US${30 + i}.55", formats[i % 2]) for i in range(3, 13)]
+    samples = [listing_with_formats(k, f"US${30 + k}.55", "Paperback") for k in (1, 2)]
+    result = learn_wrapper(samples, [{"price": "US$31.55"}, {"price": "US$32.55"}], cluster_pages=unseen)
+    assert result.wrapper.apply(listing_with_formats(40, "US$70.55", "Hardcover")) == {"price": "US$70.55"}

@@ -453,6 +453,13 @@ def _learn_one(
         backed = max(close[:MAX_CHECKED], key=lambda r: backing[id(r)])
         if backing[id(backed)] >= backing[id(best)] + 0.3 and _parts_on_unseen(ctx, best, backed):
             best = backed
+    if best.regex and _SHAPED.search(best.regex):
+        # A group shaped by the samples ("(\S+)": both houses one word) in text without a label
+        # yields to a line that names the field ("^Publisher: (.+?)$"), found as often.
+        named_line = [
+            r for r in close if r.regex and _OWN_LABEL.match(r.regex) and not _SHAPED.search(r.regex)
+        ]
+        best = named_line[0] if named_line else best
     if best.column is None and _sample_label(ctx, best) is None:
         # The same values on every unseen page, from a row labelled "Encuadernación:" and from a
         # node only its class tells (``div.format.selected > span``): the label is what a
@@ -531,8 +538,18 @@ def _machine_backing(ctx: _Context, rule: FieldRule) -> float:
         values = got if isinstance(got, list) else [got] if got else []
         if values:
             found += 1
-            hits += all(v in page.machine_values for v in values)
+            machine = page.machine_values
+            amounts = {_digits(m) for m in machine}
+            # A price is stated for machines as its amount ("33.64" for "US$33.64").
+            hits += all(v in machine or (_PRICE.search(v) and _digits(v) in amounts) for v in values)
     return hits / found if found else 0.0
+
+
+_PRICE = re.compile(r"\d[.,]\d{2}(?!\d)")  # an amount with cents: "US$33.64", "12,99 €"
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
 
 
 def _parts_on_unseen(ctx: _Context, a: FieldRule, b: FieldRule) -> bool:
@@ -547,6 +564,10 @@ def _sample_label(ctx: _Context, rule: FieldRule) -> str | None:
     if " " not in rule.css:
         # A one-step path by a machine-read mark: the mark names the node; a label shown only in
         # one of the page's layouts ("Special Price" on sale pages) is not asked for.
+        return None
+    if rule.regex and _OWN_LABEL.match(rule.regex):
+        # "^Publisher — (.+?)$": the regex reads the label in the node's own text; what stands
+        # before the node (another row, "Series — Salt Cycle", on some pages) is no label of it.
         return None
     labels = set()
     for s in ctx.usable:
@@ -573,6 +594,10 @@ def _field_label(ctx: _Context, rule: FieldRule) -> bool:
         return True
     node = first_node(rule, ctx.pages[ctx.usable[0]])
     return ":contains(" in rule.css and node is not None and not in_navigation(node)
+
+
+_SHAPED = re.compile(r"\((?:\\S\+|\[0-9\]\+)\)")  # a group shaped by the sample values
+_OWN_LABEL = re.compile(r"\^[^\W\d_][^()]*?[^\W\d_][^()]*\(")  # "^Publisher — (": letters before the group
 
 
 _ROW = re.compile(r"^(.{1,30}?[:：])\s*\S")
