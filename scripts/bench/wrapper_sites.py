@@ -6484,7 +6484,8 @@ TAKEALOT_SELLERS = ["Takealot", "Bargain Books Online", "Loot Books", "Readers W
 def takealot_product(b: Book) -> str:
     """A South African marketplace's product page, a React app with CSS-module classes
     ("pdp-module_title_1ZfqL"): the preloaded state script with the title, barcode and price
-    first; the category crumbs; the h1 title and a subtitle "<binding> | <n> pages"; author
+    first; the category crumbs; a sticky buy bar hidden by an inline style with the title and
+    price; the h1 title and a subtitle "<binding> | <n> pages"; author
     links in a "By" line; the buy box "R 349" with the struck "List price R 399", an eBucks line
     "eB3 490" and "Save R 50"; "Sold by Takealot", "In stock" branches "JHB CPT DBN"; other offers
     with their own rand prices; "Product Information" as a table with "Authors" (all names as
@@ -6547,8 +6548,8 @@ def takealot_product(b: Book) -> str:
             f"<h3 class='product-card-module_title_3Sd7z'>{e(t)}</h3>"
             f"<p class='product-card-module_subtitle_2Wf8x'>{e(a)}</p>"
             f"<span class='currency plus currency-module_currency_29IIm'>{e(p)}</span>"
-            f"<div class='rating-module_rating_3YZVR'>{r.randint(30, 50) / 10} ({r.randint(1, 300)})"
-            "</div></div>"
+            f"<div class='rating-module_rating_3YZVR'>&#9733; {r.randint(30, 50) / 10} "
+            f"({r.randint(1, 300)})</div></div>"
             for i, (t, a, p) in enumerate(items)
         )
 
@@ -6561,6 +6562,10 @@ def takealot_product(b: Book) -> str:
         "<a href='/books'>Books</a> <a href='/account'>Login</a> <a href='/wishlist'>Lists</a></div>"
         "<ul class='breadcrumbs-module_breadcrumbs_3q2G6'><li><a href='/'>Home</a></li>"
         "<li><a href='/books'>Books</a></li><li><a href='/books/fiction'>Fiction</a></li></ul>"
+        "<div class='sticky-buybox-module_sticky_2Tq8B' style='display: none'>"
+        f"<span class='sticky-buybox-module_title_1aQ2x'>{e(b.title)}</span>"
+        f"<span class='currency plus currency-module_currency_29IIm'>{e(b.price)}</span>"
+        "<button class='button add-to-cart-button'>Add to Cart</button></div>"
         f"<div class='pdp-module_pdp_1Xtnt' data-ref='pdp-{plid}'><div class='pdp-module_main_2hGw-'>"
         f"<div class='pdp-module_gallery_3Xb0R'><img src='/covers/{b.isbn}-pdpxl.jpg' "
         f"alt='{e(b.title)}'></div>"
