@@ -708,9 +708,8 @@ def _role_kept(ctx: _Context, rule: FieldRule) -> FieldRule:
         else:
             if not others:
                 continue
-            kept = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, rule.fingerprint,
-                             list(rule.alternates), rule.column, role=word)
-            if all(_check(kept, ctx.pages[s], ctx.wanted[s]) == 1.0 for s in ctx.usable):
+            kept = _exact_role_rule(ctx, rule, role=word)
+            if kept is not None:
                 return kept
     return rule
 
@@ -737,9 +736,7 @@ def _qualified_out(ctx: _Context, rule: FieldRule) -> FieldRule:
         items, dropped = items + len(nodes), dropped + marked
     if not dropped or dropped * 3 > items:
         return rule
-    cut = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, rule.fingerprint,
-                    list(rule.alternates), rule.column, unqualified=True)
-    return cut if all(_check(cut, ctx.pages[s], ctx.wanted[s]) == 1.0 for s in ctx.usable) else rule
+    return _exact_role_rule(ctx, rule, unqualified=True) or rule
 
 
 def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
@@ -783,11 +780,18 @@ def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
             continue
         if any(b and word not in b for b in betweens):
             continue
-        ended = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, rule.fingerprint,
-                          list(rule.alternates), rule.column, until=word)
-        if all(_check(ended, ctx.pages[s], ctx.wanted[s]) == 1.0 for s in ctx.usable):
+        ended = _exact_role_rule(ctx, rule, until=word)
+        if ended is not None:
             return ended
     return rule
+
+
+def _exact_role_rule(ctx: _Context, rule: FieldRule, **role: Any) -> FieldRule | None:
+    """The list rule with one of the keys keeping it to one role's items (``until``,
+    ``unqualified``, ``role``), when it stays exact on every sample."""
+    cut = FieldRule(rule.label, rule.part, rule.css, True, rule.regex, rule.fingerprint,
+                    list(rule.alternates), rule.column, **role)
+    return cut if all(_check(cut, ctx.pages[s], ctx.wanted[s]) == 1.0 for s in ctx.usable) else None
 
 
 def _valued_nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
