@@ -154,3 +154,17 @@ def test_a_value_the_unseen_pages_cross_out_is_not_the_price(struck, details_fir
     for i in (6, 8, 9):
         got = result.wrapper.apply(_shop_page(i, i % 2 == 0, struck, details_first))["price"]
         assert got == (f"${12 + i}.49" if i % 2 == 0 else f"${20 + i}.99"), (i, result.wrapper)
+
+
+@pytest.mark.parametrize(
+    "value", ["Rp 456.000", "R 349", "189.000₫", "4 990 Ft", "189,50 TL", "1,650円", "RM 45.90"]
+)
+def test_prices_in_more_currencies_are_prices(value: str) -> None:
+    assert has_kind(value, "price")
+
+
+@pytest.mark.parametrize("value", ["-21%", "Ruth 12", "12 %"])
+def test_a_discount_or_a_name_is_no_price(value: str) -> None:
+    """A sale badge ("-21%") beside a price in rupiah is not one: the price's kind must know
+    the rupiah for the badge to be told from it."""
+    assert not has_kind(value, "price")

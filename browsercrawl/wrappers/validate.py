@@ -54,8 +54,9 @@ _DATE = re.compile(
 )
 # Currency symbols and codes a price may carry before or after the amount.
 _CURRENCY = (
-    r"(?:US\$|C\$|A\$|R\$|NZ\$|HK\$|[$€£¥₹₽₩₺₪]|EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN"
-    r"|CZK|HUF|BRL|INR|CNY|RUB|TRY|ZAR|MXN|kr\.?|zł|Kč|Fr\.|Rs\.?)"
+    r"(?:US\$|C\$|A\$|R\$|NZ\$|HK\$|S\$|NT\$|[$€£¥₹₽₩₺₪₫₱₦฿円元원]|EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK"
+    r"|NOK|DKK|PLN|CZK|HUF|BRL|INR|CNY|RUB|TRY|ZAR|MXN|IDR|VND|ARS|CLP|COP|PEN|MYR|SGD|THB|PHP"
+    r"|kr\.?|zł|Kč|Fr\.|Rs\.?|Rp|RM|Ft|TL|R(?=\s?\d))"
 )
 _PRICE = re.compile(
     rf"^(?:{_CURRENCY}\s?)?\d{{1,3}}(?:[ ,.'\u202f]?\d{{3}})*(?:[.,](?:\d{{1,2}}|-|–))?(?:\s?{_CURRENCY})?$"
