@@ -28,7 +28,7 @@ from browsercrawl.wrappers.dom import (
     page_from_root,
     units_form_a_run,
 )
-from browsercrawl.wrappers.fingerprint import glued, label_fits, similarity
+from browsercrawl.wrappers.fingerprint import _tag, glued, label_fits, similarity
 from browsercrawl.wrappers.leads import ancestor, lead_text
 from browsercrawl.wrappers.model import (
     _CLASS_TOKEN,
@@ -485,8 +485,7 @@ def _relocated(
     """The best of the alike nodes as a new rule for the field, or None if no path gives it."""
     # A list written in one node, not a run of siblings; but a run of nodes each split
     # ("<span>A</span><span>, B</span>": the learned node had a sibling of its tag) is a run.
-    fp_next = fp.get("next") or ""
-    within = bool(rule.many and rule.split) and re.split(r"[.#]", fp_next)[0] != fp.get("tag")
+    within = bool(rule.many and rule.split) and _tag(fp.get("next") or "") != fp.get("tag")
     # A path that chose its node by a state (the selected option, the pressed format button) keeps
     # choosing by it: a redesign renames classes, not which item is the current one.
     states = _STATE_IN_PATH.findall(" ".join((rule.css, *rule.alternates)))

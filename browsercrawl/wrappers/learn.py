@@ -206,10 +206,11 @@ def learn_wrapper(
         if nodes:
             rule.fingerprint = fingerprint(nodes[0], pages[first], wanted[first][0], kind, rule.many)
             if not rule.many:
-                found = (_valued_nodes(rule, p)[:1] for p in [*(pages[s] for s in usable), *unseen])
-                unsteady_neighbours(rule.fingerprint, [n for ns in found for n in ns])
-                read = [rule.extract(p.root, p.texts) for p in [*(pages[s] for s in usable), *unseen]]
-                site_shapes(rule.fingerprint, [v for v in read if isinstance(v, str)])
+                # The node the value comes from on each page, and the value it gives there.
+                every = [*(pages[s] for s in usable), *unseen]
+                found = [(p, ns[0]) for p in every if (ns := _valued_nodes(rule, p))]
+                unsteady_neighbours(rule.fingerprint, [n for _, n in found])
+                site_shapes(rule.fingerprint, [v for p, n in found if (v := rule.cut(n, p.texts))])
             stable = _stable_label(rule, [pages[s] for s in usable] + unseen)
             rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
         if unseen:
