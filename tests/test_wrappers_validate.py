@@ -39,6 +39,16 @@ def test_kinds_of_sample_values(values, kind):
         "2019年3月14日",
         "2019. 3. 14.",
         "Sept. 4th, 2019",
+        "5 marca 2020",
+        "5. marts 2020",
+        "5 augusti 2020",
+        "2020. március 5.",
+        "5 Ağustos 2020",
+        "5 марта 2020",
+        "5 Desember 2020",
+        "2020년 03월 05일",
+        "2020 年 3 月",
+        "Mar-2020",
     ],
 )
 def test_dates_in_other_formats_and_languages_are_dates(value):
@@ -53,7 +63,9 @@ def test_prices_in_other_currencies_are_prices(value):
     assert has_kind(value, "price")
 
 
-@pytest.mark.parametrize("value", ["Marseille 2019", "12 Maple Street", "2019", "Jane Doe", "1234567"])
+@pytest.mark.parametrize(
+    "value", ["Marseille 2019", "12 Maple Street", "2019", "Jane Doe", "1234567", "Mart Kasım 12"]
+)
 def test_look_alikes_are_not_dates_or_prices(value):
     assert not has_kind(value, "date") and not has_kind(value, "price")
 
@@ -157,7 +169,11 @@ def test_a_value_the_unseen_pages_cross_out_is_not_the_price(struck, details_fir
 
 
 @pytest.mark.parametrize(
-    "value", ["Rp 456.000", "R 349", "189.000₫", "4 990 Ft", "189,50 TL", "1,650円", "RM 45.90"]
+    "value",
+    [
+        *["Rp 456.000", "R 349", "189.000₫", "4 990 Ft", "189,50 TL", "1,650円", "RM 45.90"],
+        *["CA$24.99", "AU$ 32.00", "US $12.99", "MX$ 249", "NT$450", "450 руб.", "39,90 lei"],
+    ],
 )
 def test_prices_in_more_currencies_are_prices(value: str) -> None:
     assert has_kind(value, "price")

@@ -18,9 +18,10 @@ from browsercrawl.wrappers.dom import Page
 from browsercrawl.wrappers.model import FieldRule, Value
 from browsercrawl.wrappers.paths import text_label
 
-# Month names, whole or cut to an abbreviation of three letters or more (``Sept.``, ``janv.``):
-# English, German, French, Spanish, Italian, Portuguese, Dutch (a shop's dates are in its own
-# language). A word that only starts like one ("Marseille") is not a month.
+# Month names, whole or cut to an abbreviation of three letters or more (``Sept.``, ``janv.``),
+# in the languages of Europe's larger book markets and a few beyond (a shop's dates are in its
+# own language; Slavic ones in the genitive a date uses, "5 marca 2020"). A word that only
+# starts like one ("Marseille") is not a month.
 _MONTH_NAMES = {
     "en": "january february march april may june july august september october november december",
     "de": "januar februar märz maerz mai juni juli oktober dezember",
@@ -30,6 +31,15 @@ _MONTH_NAMES = {
     "it": "gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre",
     "pt": "janeiro fevereiro março maio junho julho setembro outubro novembro dezembro",
     "nl": "januari februari maart mei augustus",
+    "sv": "augusti",  # the Nordic others are spelled as in German, Dutch or French above
+    "da": "marts",
+    "pl": "stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października"
+    " listopada grudnia",
+    "cs": "ledna února března dubna května června července srpna září října listopadu prosince",
+    "hu": "január február március április május június július augusztus szeptember október",
+    "tr": "ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık",
+    "id": "januari februari maret april mei juni juli agustus september oktober november desember",
+    "ru": "января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
 }
 
 
@@ -47,16 +57,19 @@ _DATE = re.compile(
     rf"|{_DAY} (?:de )?{_MONTH},? (?:de )?\d{{4}}"
     rf"|\d{{1,2}}[- ]{_MONTH}[- ]\d{{2,4}}"
     rf"|{_MONTH} {_DAY},? \d{{4}}"
-    rf"|{_MONTH} (?:de )?\d{{4}}"
-    r"|\d{4}年\d{1,2}月(?:\d{1,2}日)?"
+    rf"|{_MONTH}[ -](?:de )?\d{{4}}"
+    rf"|\d{{4}}\. {_MONTH} {_DAY}"  # Hungarian: "2020. március 5."
+    r"|\d{4} ?年 ?\d{1,2} ?月(?: ?\d{1,2} ?日)?"
+    r"|\d{4}년 ?\d{1,2}월(?: ?\d{1,2}일)?"
     r"|\d{4}\. ?\d{1,2}\. ?\d{1,2}\.?)$",
     re.I,
 )
 # Currency symbols and codes a price may carry before or after the amount.
 _CURRENCY = (
-    r"(?:US\$|C\$|A\$|R\$|NZ\$|HK\$|S\$|NT\$|[$€£¥₹₽₩₺₪₫₱₦฿円元원]|EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK"
-    r"|NOK|DKK|PLN|CZK|HUF|BRL|INR|CNY|RUB|TRY|ZAR|MXN|IDR|VND|ARS|CLP|COP|PEN|MYR|SGD|THB|PHP"
-    r"|kr\.?|zł|Kč|Fr\.|Rs\.?|Rp|RM|Ft|TL|R(?=\s?\d))"
+    # A dollar with its country's letters ("US$", "CA$", "NT$", eBay's "US $").
+    r"(?:(?:[A-Z]{1,3} ?)?\$|[€£¥₹₽₩₺₪₫₱₦฿₴円元원]|EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK"
+    r"|NOK|DKK|PLN|CZK|HUF|BRL|INR|CNY|RMB|RUB|TRY|ZAR|MXN|IDR|VND|ARS|CLP|COP|PEN|MYR|SGD|THB|PHP"
+    r"|UAH|RON|BGN|kr\.?|Kr\.?|zł|Kč|Fr\.|Rs\.?|Rp|RM|Ft|TL|lei|руб\.?|грн|лв\.?|R(?=\s?\d))"
 )
 _PRICE = re.compile(
     rf"^(?:{_CURRENCY}\s?)?\d{{1,3}}(?:[ ,.'\u202f]?\d{{3}})*(?:[.,](?:\d{{1,2}}|-|–))?(?:\s?{_CURRENCY})?$"
