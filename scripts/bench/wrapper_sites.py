@@ -66,6 +66,17 @@ Indonesian Bootstrap 3 bookshop (Periplus) with "Rp 249.000" prices, no h1 and
 detail values that start with ": "; and an Austrian bookshop's embedded Ecwid store
 (German UI) with every binding as a radio option and all authors in one "Autor:"
 value.
+``SPARE_HELD_OUT`` styles (batch 22, written without reading the learner's code) are not
+yet scored: a US independent bookstore (Powell's) with a "by A, B and C" byline, "New"
+and "Used" prices and a "Product Details" table of one inverted "Author: Doe, Jane" row
+per author, the binding in capitals and "March 5th, 2020" dates; a US marketplace on
+Next.js (Walmart) with utility classes and ``data-testid`` attributes, the publisher as
+the brand link, the h1 "<title> (<binding>)" (pre-owned listings add both ISBNs), "Now
+$12.99" prices and "Specifications" with "March, 2020" dates; a Taiwanese bookshop
+(博客來) whose "作者："/"出版社："/"出版日期：" list items carry follow links
+and whose "442元" prices are bold number elements with "元" in the tail; and a French
+bookshop (Decitre) with no sale price but a "-5%" store price and second-hand offers,
+"Caractéristiques" label/value spans and "05/03/2020" dates in delivery windows too.
 ``change_markup`` rewrites a page the way a site
 redesign does (classes renamed, a wrapper div added, blocks reordered, tags changed) for the
 self-healing benchmark.
@@ -196,6 +207,8 @@ def book(r: random.Random, date_format: DateFormat, currency: str) -> Book:
     year = r.randint(2018, 2021)
 
     def money(v: float) -> str:
+        if currency == "TWD":  # whole New Taiwan dollars, "元" straight after
+            return f"{round(v * 30)}元"
         if currency == "ZAR":  # whole rand, a space as thousands separator, "R " before
             return f"R {round(v * 18):,}".replace(",", " ")
         if currency == "IDR":  # rupiah rounded to thousands, dot thousands, "Rp " before
@@ -6839,6 +6852,557 @@ def ecwid_product(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Batch 22 (spare held-out): written without reading the learner's code; not yet scored.
+
+
+def us_ordinal_date(y: int, m: int, d: int) -> str:
+    """A US shop's "March 5th, 2020"."""
+    suffix = "th" if 11 <= d <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(d % 10, "th")
+    return f"{MONTHS[m - 1]} {d}{suffix}, {y}"
+
+
+def month_comma_year(y: int, m: int, d: int) -> str:
+    """A marketplace's specification "March, 2020" (the day dropped)."""
+    return f"{MONTHS[m - 1]}, {y}"
+
+
+def _inverted_name(name: str) -> str:
+    """ "Jane A. Doe" as a catalogue heading "Doe, Jane A."."""
+    first, _, last = name.rpartition(" ")
+    return f"{last}, {first}"
+
+
+POWELLS_ROOMS = ["Blue Room", "Gold Room", "Rose Room", "Orange Room", "Pearl Room"]
+POWELLS_STAFF = ["A gripping, tender novel I keep pressing on friends.",
+                 "Quietly devastating. One of my favorites this year.",
+                 "Smart, funny and impossible to put down."]  # fmt: skip
+POWELLS_ROLES = [("Translated by", "Translator:"), ("Illustrated by", "Illustrator:"),
+                 ("Introduction by", "Introduction:")]  # fmt: skip
+
+
+def powells_product(b: Book) -> str:
+    """A US independent bookstore's book page (Powell's shape, an older server-rendered site
+    with ids): a hidden ISBN input, ``og:`` metas and a mobile title block hidden by a class rule
+    first; the h1 with the series as a subtitle on some pages; the byline "by A, B and C" as
+    search links, a "Translated by" line on some pages; a purchase box with a "New" tab
+    ("$18.00", "New Paperback", "Ships in 1 to 3 days", the struck "List price" on sale pages)
+    and a "Used" tab with its own lower price and a shelf location; "Other editions" with every
+    binding's price; "Synopses & Reviews" with a staff pick signed by another person and the
+    first edition's date; "Product Details" as a th/td table with one inverted "Author:" row per
+    author ("Doe, Jane"), "Publication Date:" in "March 5th, 2020" form, "Binding:" in capitals,
+    "ISBN:"/"ISBN10:" and "Powell's SKU:"; "Recommended for You" cards with authors and prices."""
+    r = random.Random(b.isbn + "powells")
+    on_sale = _on_sale(b)
+    amount = _dollars(b.price)
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    role, role_label = r.choice(POWELLS_ROLES)
+    links = [f"<a href='/searchresults?keyword={e(n.replace(' ', '%20'))}'>{e(n)}</a>" for n in b.authors]
+    byline = links[0] if len(links) == 1 else ", ".join(links[:-1]) + " and " + links[-1]
+    used = amount * r.choice([0.55, 0.6, 0.65])
+    editions = "".join(
+        f"<li class='edition{' edition-current' if x == b.binding else ''}'>"
+        f"<a href='/book/{e(b.slug)}-{b.isbn if x == b.binding else _isbn13(r)}'>{e(x)}</a> "
+        f"<span class='edition-price'>{e(b.price if x == b.binding else _other_price(b, k))}</span></li>"
+        for k, x in enumerate(BINDINGS)
+    )
+    rows = [("ISBN:", b.isbn), ("ISBN10:", _isbn10(b.isbn)), ("Publisher:", e(b.publisher))]
+    rows += [("Author:", e(_inverted_name(n))) for n in b.authors]
+    rows += [(role_label, e(_inverted_name(n))) for n in helpers]
+    rows += [("Subject:", r.choice(["Literature-A to Z", "Fiction and Poetry-Literature",
+                                    "Literature-Literary fiction"])),
+             ("Publication Date:", e(b.published)), ("Binding:", e(b.binding.upper())),
+             ("Language:", "English"), ("Pages:", str(b.pages))]  # fmt: skip
+    if b.series:
+        rows.append(("Series:", e(b.series)))
+    rows += [("Dimensions:", f"{r.choice([8, 9])}.{r.randint(0, 9)} x {r.choice([5, 6])}.{r.randint(0, 9)}"
+                             f" in {r.randint(6, 30)}.{r.randint(0, 9)} oz"),
+             ("Powell's SKU:", e(b.sku))]  # fmt: skip
+    details = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    cards = "".join(
+        "<div class='book-card'>"
+        f"<a href='/book/{e(t.lower().replace(' ', '-'))}-{_isbn13(r)}'><img src='/cgi-bin/imageDB.cgi?"
+        f"isbn={i}' alt='{e(t)}'></a><div class='book-card-title'><a href='/book/x{i}'>{e(t)}</a></div>"
+        f"<div class='book-card-author'>by {e(a)}</div>"
+        f"<div class='book-card-price'><span class='new'>New {e(p)}</span>"
+        + (f" <span class='used'>Used ${_dollars(p) * 0.6:.2f}</span>" if i % 2 else "")
+        + "</div></div>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    staff = _others(r, b, 1)[0]
+    return _page(
+        "Powell's Books",
+        "<style>.mobile-only{display:none}</style>"
+        f"<meta property='og:title' content='{e(b.title)}'>"
+        f"<meta property='og:url' content='https://www.powells.example/book/{e(b.slug)}-{b.isbn}'>"
+        f"<input type='hidden' id='hdnISBN' value='{b.isbn}'>"
+        "<div id='top-nav'><a href='/books'>Books</a> <a href='/staff-picks'>Staff Picks</a> "
+        "<a href='/indiespensable'>Indiespensable</a> <a href='/sell-books'>Sell Books</a></div>"
+        "<div class='mobile-only book-title-mobile'>"
+        f"<span>{e(b.title)}</span> <span>{e(b.authors[0])}</span> <span>{e(b.price)}</span></div>"
+        "<div id='seemore' class='container'><div class='row'><div class='col-sm-4 book-image'>"
+        f"<img src='/cgi-bin/imageDB.cgi?isbn={b.isbn}' alt='{e(b.title)}'></div>"
+        "<div class='col-sm-8 book-info'><div class='book-title'>"
+        f"<h1>{e(b.title)}</h1>"
+        + (f"<h2 class='book-subtitle'>{e(b.series)}</h2>" if b.series else "")
+        + f"<p class='book-author'>by {byline}</p>"
+        + (
+            f"<p class='book-contributor'>{role} <a href='/searchresults?keyword="
+            f"{e(helpers[0].replace(' ', '%20'))}'>{e(helpers[0])}</a></p>"
+            if helpers
+            else ""
+        )
+        + "</div><div class='book-rating'>"
+        f"<span class='stars' title='{r.randint(30, 50) / 10} out of 5'></span> "
+        "<a href='#comments'>Comment on this title</a></div>"
+        "<div class='purchase-box'><ul class='nav-tabs'><li class='active'><a href='#new'>New</a></li>"
+        "<li><a href='#used'>Used</a></li></ul><div class='tab-content'>"
+        "<div class='tab-pane active' id='new'>"
+        f"<div class='price'>{e(b.price)}</div>"
+        + (f"<div class='list-price'>List price <s>{e(b.list_price)}</s></div>" if on_sale else "")
+        + f"<div class='condition'>New {e(b.binding)}</div>"
+        "<p class='availability'>Ships in 1 to 3 days</p>"
+        "<button class='btn add-to-cart'>Add to Cart</button>"
+        "<button class='btn add-to-wishlist'>Add to Wishlist</button></div>"
+        "<div class='tab-pane' id='used'>"
+        f"<div class='price'>${used:.2f}</div>"
+        f"<div class='condition'>Used {e(b.binding)}</div>"
+        f"<p class='location'>Available at Burnside, {r.choice(POWELLS_ROOMS)}</p></div></div>"
+        "<p class='shipping-note'>Free shipping on orders over $20</p></div>"
+        f"<div class='other-editions'><h3>Other editions</h3><ul>{editions}</ul></div></div></div>"
+        "<section id='synopses'><h2>Synopses &amp; Reviews</h2>"
+        "<h3>Publisher Comments:</h3>"
+        f"<p>First published on {e(b.first_published)}, {e(b.title)} is now available as a "
+        f"{e(b.binding.lower())} from {e(b.publisher)}.</p>"
+        f"<h3>Staff Pick</h3><blockquote>{r.choice(POWELLS_STAFF)}<footer>&mdash; {e(staff)}, "
+        "Powell's Books</footer></blockquote></section>"
+        "<section id='about-author'><h2>About the Author</h2>"
+        f"<p>{e(b.authors[0])} lives in {r.choice(CITIES)}.</p></section>"
+        "<section id='product-details'><h2>Product Details</h2>"
+        f"<table class='attributes'><tbody>{details}</tbody></table></section>"
+        f"<section id='recommended'><h2>Recommended for You</h2><div class='book-grid'>{cards}</div>"
+        "</section></div>",
+    )
+
+
+WM_SELLERS = ["Walmart.com", "Book Outlet Direct", "GreatBookPrices", "Alibris Books"]
+WM_REVIEWERS = ["Jessica", "Mike", "Tanya", "Robert", "Kim"]
+
+
+def walmart_item(b: Book) -> str:
+    """A US marketplace's item page (Walmart's shape, Next.js with utility classes and
+    ``data-testid`` attributes): a sticky header copy of title and price hidden by a ``.dn`` class
+    rule first; the publisher as the brand link above the h1; the h1 "<title> (<binding>)", or on
+    pre-owned listings "Pre-Owned <title> (<binding>) <isbn10> <isbn13>"; the price "Now $12.99"
+    (or "$12.99") in an ``itemprop=price`` span with a screen-reader "current price" copy, the
+    struck was-price and "You save"; "Price when purchased online"; a "Format:" variant group
+    with each binding's tile and price; "Arrives <weekday>, <month> <day>" delivery dates;
+    "Sold and shipped by"; "About this item" naming the first publication month; a
+    "Specifications" list of h3/div pairs: "Author" (all names in one "A, B" text),
+    "Publication Date" in "March, 2020" form, "Book Format", "ISBN-13", "ISBN-10",
+    "Walmart Item #"; "Similar items" cards titled "<title> - by <author> (<binding>)" with
+    prices; reviews with dates; the ``__NEXT_DATA__`` script last."""
+    r = random.Random(b.isbn + "walmart")
+    on_sale = _on_sale(b)
+    amount = _dollars(b.price)
+    list_amount = _dollars(b.list_price)
+    item_id = 400000000 + int(b.isbn[-8:])
+    pre_owned = r.random() < 0.25
+    seller = r.choice(WM_SELLERS[1:]) if pre_owned or r.random() < 0.3 else WM_SELLERS[0]
+    h1 = (
+        f"Pre-Owned {b.title} ({b.binding}) {_isbn10(b.isbn)} {b.isbn}"
+        if pre_owned
+        else f"{b.title} ({b.binding})"
+    )
+    now = "Now " if on_sale else ""
+    next_data = json.dumps(
+        {"props": {"pageProps": {"initialData": {"data": {"product": {
+            "usItemId": str(item_id), "name": h1, "brand": b.publisher,
+            "priceInfo": {"currentPrice": {"price": amount, "priceString": b.price}},
+            "sellerName": seller}}}}}, "page": "/ip/[...itemId]"},
+    ).replace("</", "<\\/")  # fmt: skip
+    tiles = "".join(
+        f"<a data-testid='variant-tile' class='w_VbBP ba b--gray{' b--blue' if x == b.binding else ''} "
+        f"pa2 br2 mr2' aria-current='{'true' if x == b.binding else 'false'}' "
+        f"href='/ip/{e(b.slug)}/{item_id if x == b.binding else item_id + k + 11}'>"
+        f"<span class='db f6 b'>{e(x)}</span>"
+        f"<span class='db f6'>{e(b.price if x == b.binding else _other_price(b, k))}</span></a>"
+        for k, x in enumerate(BINDINGS)
+    )
+    specs = [("Book Format", e(b.binding)), ("Publisher", e(b.publisher)),
+             ("Author", e(", ".join(b.authors))), ("Publication Date", e(b.published)),
+             ("Number of Pages", str(b.pages)), ("Original Languages", "English"),
+             ("Genre", r.choice(["Literary Fiction", "General Fiction", "Fiction"]))]  # fmt: skip
+    if b.series:
+        specs.append(("Series Title", e(b.series)))
+    if b.edition:
+        specs.append(("Edition", e(b.edition)))
+    specs += [("ISBN-13", b.isbn), ("ISBN-10", _isbn10(b.isbn)), ("Walmart Item #", e(b.sku))]
+    spec_html = "".join(
+        f"<div class='pb2'><h3 class='flex items-center mv0 lh-copy f5 pb1 dark-gray'>{k}</h3>"
+        f"<div class='mv0 lh-copy f6 mid-gray'><span>{v}</span></div></div>"
+        for k, v in specs
+    )
+    days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    arrive = f"{r.choice(days)}, {r.choice(MONTHS_SHORT)} {r.randint(1, 28)}"
+    cards = "".join(
+        f"<div data-testid='item-stack-tile' class='mb1 ph1 pa0-xl bb b--near-white w-25'>"
+        f"<a link-identifier='{item_id + 100 + i}' href='/ip/{e(t.lower().replace(' ', '-'))}/"
+        f"{item_id + 100 + i}'><img src='/i/{i}.jpg' alt='{e(t)}'>"
+        f"<span data-automation-id='product-title' class='normal dark-gray f6 lh-title'>"
+        f"{e(t)} - by {e(a)} ({e(BINDINGS[i % 3])})</span></a>"
+        "<div data-automation-id='product-price' class='flex flex-wrap items-baseline'>"
+        f"<span class='w_iUH7'>current price {e(p)}</span>"
+        f"<div class='mr1 mr2-xl b black lh-copy f5 f4-l' aria-hidden='true'>{e(p)}</div></div>"
+        f"<span class='w_iUH7'>{r.randint(30, 50) / 10} out of 5 Stars. {r.randint(1, 900)} reviews</span>"
+        "<button class='w_hhLG w_8nsR w_jDfj'>+ Add</button></div>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    reviews = "".join(
+        f"<li class='dib w-100 mb3'><div class='f7 gray'>{r.randint(1, 12)}/{r.randint(1, 28)}/"
+        f"{r.randint(2021, 2025)}</div><span class='f6 b'>{r.choice(WM_REVIEWERS)}</span>"
+        f"<p class='f6'>{r.choice(['Great read!', 'Arrived quickly.', 'Cover was bent.'])}</p></li>"
+        for _ in range(r.randint(1, 3))
+    )
+    return _page(
+        "Walmart.com",
+        "<style>.dn{display:none}.w_iUH7{position:absolute;clip:rect(0 0 0 0);width:1px;height:1px}"
+        "</style>"
+        "<div id='__next'><div class='sticky-header dn' data-testid='sticky-atc'>"
+        f"<span class='f5 b'>{e(h1)}</span><span class='f5'>{e(b.price)}</span>"
+        "<button>Add to cart</button></div>"
+        "<header class='bg-primary'><a href='/'>Walmart</a> <a href='/all-departments'>Departments</a> "
+        "<a href='/cp/services/1164413'>Services</a> <a href='/cart'>Cart $0.00</a></header>"
+        "<nav aria-label='breadcrumb' class='ph3 pt3'><ol class='w_4HBV'>"
+        "<li class='dib'><a href='/cp/books/3920'>Books</a></li>"
+        "<li class='dib'><a href='/cp/fiction-books/582349'>Fiction Books</a></li>"
+        "<li class='dib'><a href='/browse/books/literary-fiction/3920_582349_1056049'>Literary Fiction"
+        "</a></li></ol></nav>"
+        "<section data-testid='product-hero' class='flex flex-column flex-row-l'>"
+        f"<div data-testid='media-thumbnail' class='w-60-l'><img src='/i/{b.isbn}.jpeg' alt='{e(h1)}'>"
+        "</div><div class='w-40-l ph3'>"
+        f"<a link-identifier='brandName' class='prod-brandName f6 mid-gray underline' href='/browse/"
+        f"?facet=brand%3A{e(b.publisher.replace(' ', '+'))}'>{e(b.publisher)}</a>"
+        f"<h1 id='main-title' itemprop='name' class='lh-copy dark-gray mv1 f3 b'>{e(h1)}</h1>"
+        "<div class='flex items-center mt1' data-testid='reviews-and-ratings'>"
+        f"<span class='f7 ml1'>({r.randint(30, 50) / 10})</span> "
+        f"<a class='f7 ml1 underline' href='#item-review-section'>{r.randint(1, 400)} reviews</a></div>"
+        "<div data-testid='add-to-cart-section' class='mt3'>"
+        "<div class='flex flex-wrap items-baseline'>"
+        f"<span class='w_iUH7'>current price {now}{e(b.price)}</span>"
+        f"<span itemprop='price' data-seo-id='hero-price' aria-hidden='true' "
+        f"class='inline-flex flex-column b f3'>{now}{e(b.price)}</span>"
+        + (
+            f"<span class='mr2 f6 gray strike' data-testid='was-price'>{e(b.list_price)}</span>"
+            f"<span class='w_VbBP w_mFV6 w_awtk f7 green b'>You save ${list_amount - amount:.2f}</span>"
+            if on_sale
+            else ""
+        )
+        + "</div><div class='f7 gray'>Price when purchased online</div>"
+        "<div data-testid='variant-group-0' class='mt3'><span class='b f6'>Format: </span>"
+        f"<span class='f6'>{e(b.binding)}</span><div class='flex mt2'>{tiles}</div></div>"
+        "<div data-testid='fulfillment-options' class='mt3 flex'>"
+        f"<div class='f7 ba br2 pa2 w-33'>Shipping<br>Arrives {arrive}</div>"
+        "<div class='f7 ba br2 pa2 w-33'>Pickup<br>Not available</div>"
+        f"<div class='f7 ba br2 pa2 w-33'>Delivery<br>{'Not available' if pre_owned else 'Today'}</div>"
+        "</div>"
+        f"<div class='mt2 f6' data-testid='seller-info'>Sold and shipped by <a href='/seller/"
+        f"{e(seller.replace(' ', '-').lower())}'>{e(seller)}</a>"
+        + (" <span class='f7 b blue'>Pro Seller</span>" if seller != WM_SELLERS[0] else "")
+        + "</div>"
+        + (
+            f"<div class='mt2 f6'>Condition: <span class='b'>{r.choice(['Good', 'Very good', 'Acceptable'])}"
+            "</span></div>"
+            if pre_owned
+            else ""
+        )
+        + "<button class='w_hhLG w_8nsR w_jDfj' data-automation-id='atc'>Add to cart</button></div>"
+        "</div></section>"
+        "<section class='mt4' data-testid='about-this-item'><h2 class='f4 b'>About this item</h2>"
+        "<div class='dangerous-html mb3'><p>"
+        f"{e(b.title)} was first published in {e(b.first_published)}. This {e(b.binding.lower())} "
+        f"edition has {b.pages} pages.</p></div></section>"
+        "<section class='mt4' data-testid='specifications'><h2 class='f4 b'>Specifications</h2>"
+        f"{spec_html}</section>"
+        "<section class='mt4' data-testid='similar-items'><h2 class='f4 b'>Similar items you might like"
+        f"</h2><div class='flex'>{cards}</div></section>"
+        "<section id='item-review-section' class='mt4'><h2 class='f4 b'>Customer reviews &amp; ratings"
+        f"</h2><ul class='list pl0'>{reviews}</ul></section></div>"
+        f"<script id='__NEXT_DATA__' type='application/json'>{next_data}</script>",
+    )
+
+
+def _twd(price: str) -> int:
+    """A "442元" price as a number."""
+    return int(price.rstrip("元"))
+
+
+BTW_ROLES = ["譯者", "繪者"]
+BTW_PLACES = {"Penguin Books": "英國", "Vintage": "美國", "Harper Collins": "美國", "Tor": "美國"}
+
+
+def bookscomtw_product(b: Book) -> str:
+    """A Taiwanese bookshop's imported-book page (博客來's shape, traditional Chinese): ``og:``
+    metas, JSON-LD and a hidden floating mini bar with title and price first; the breadcrumb
+    "博客來 > 外文書 > 文學小說 > 小說"; the h1 and the series as an h2 on some pages; a list of
+    "作者：" (author links separated by ", " and followed by "追蹤作者" / "新功能介紹" links),
+    "譯者："/"繪者：" on some pages, "出版社：" (link with the same follow links) and "出版日期："
+    in "2020/03/05" form; prices "定價：<em>560</em>元" and on sale pages "優惠價：79折442元"
+    as bold number elements with "元" in the tail, a "優惠期限" date in the same format and
+    a bulk price; "內容簡介" naming the first edition's date; "詳細資料" lines "ISBN：",
+    "規格：Paperback / 320頁 / ..." and "商品編號："; "買了此商品的人，也買了..." with authors and
+    prices."""
+    r = random.Random(b.isbn + "bookscomtw")
+    on_sale = _on_sale(b)
+    amount = _twd(b.price)
+    list_amount = _twd(b.list_price)
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    role = r.choice(BTW_ROLES)
+    product_id = f"F01{int(b.isbn[-7:]):07d}"
+    ld = json.dumps(
+        {"@context": "https://schema.org", "@type": "Book", "name": b.title, "isbn": b.isbn,
+         "author": [{"@type": "Person", "name": n} for n in b.authors],
+         "offers": {"@type": "Offer", "price": amount, "priceCurrency": "TWD"}},
+        ensure_ascii=False,
+    ).replace("</", "<\\/")  # fmt: skip
+    trace = (
+        "<a href='#' class='type02_btn02'><span><span class='trace_box'>&nbsp;</span>追蹤作者</span></a>"
+        " <a href='//www.books.com.tw/activity/2015/06/trace_author/' target='_blank'>新功能介紹</a>"
+    )
+
+    def people(names: list[str]) -> str:
+        return ", ".join(
+            f"<a href='//search.books.com.tw/search/query/key/{e(n.replace(' ', '+'))}/adv_author/1/'>"
+            f"{e(n)}</a>"
+            for n in names
+        )
+
+    info = f"<li>作者： {people(b.authors)} {trace}</li>"
+    if helpers:
+        info += f"<li>{role}： {people(helpers)}</li>"
+    info += (
+        f"<li>出版社：<a href='//search.books.com.tw/search/query/key/{e(b.publisher.replace(' ', '+'))}"
+        f"/adv_pub/1/'><span>{e(b.publisher)}</span></a> "
+        "<a href='#' class='type02_btn02'><span><span class='trace_box'>&nbsp;</span>追蹤出版社</span></a>"
+        " <a href='//www.books.com.tw/activity/2015/06/trace_author/' target='_blank'>新功能介紹</a></li>"
+        f"<li>出版日期：{e(b.published)}</li><li>語言：英文</li>"
+    )
+    if on_sale:
+        pct = round(100 * amount / list_amount)
+        off = str(pct // 10) if pct % 10 == 0 else str(pct)
+        prices = (
+            f"<li>定價：<em>{list_amount}</em>元</li>"
+            f"<li>優惠價：<strong><b>{off}</b></strong>折"
+            f"<strong class='price01'><b>{amount}</b></strong>元</li>"
+            f"<li>優惠期限：{b.published[:4]}/12/31止</li>"
+        )
+    else:
+        prices = f"<li>定價：<em>{amount}</em>元</li>"
+    bulk = round(amount * 0.85)
+    prices += f"<li class='bulk'>本商品單次購買10本85折<strong><b>{bulk}</b></strong>元</li>"
+    details = [f"ISBN：{b.isbn}"]
+    if b.series:
+        details.append(f"叢書系列：{e(b.series)}")
+    details += [
+        f"規格：{e(b.binding)} / {b.pages}頁 / {r.randint(18, 24)}.{r.randint(0, 9)} x "
+        f"{r.randint(12, 16)}.{r.randint(0, 9)} x {r.randint(1, 4)}.{r.randint(0, 9)} cm / 普通級 / 單色印刷",
+        f"出版地：{BTW_PLACES[b.publisher]}",
+        f"商品編號：{e(b.sku)}",
+    ]
+    if b.edition:
+        details.insert(1, f"版次：{e(b.edition)}")
+    cards = "".join(
+        "<li class='item'>"
+        f"<a href='/products/F01{r.randint(1000000, 9999999)}'><img src='/img/{i}.jpg' alt='{e(t)}'></a>"
+        f"<h4><a href='/products/x{i}'>{e(t)}</a></h4><ul class='msg'><li class='author'>{e(a)}</li>"
+        f"<li class='price_a'>優惠價：<strong><b>{_twd(p)}</b></strong>元</li></ul></li>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    points = amount // 33
+    return _page(
+        "博客來",
+        f"<meta property='og:title' content='{e(b.title)}'>"
+        f"<meta property='og:url' content='https://www.books.com.tw/products/{product_id}'>"
+        f"<script type='application/ld+json'>{ld}</script>"
+        "<div id='fix_nav' class='fixed_nav' style='display:none'>"
+        f"<h2>{e(b.title)}</h2><span class='price'>{amount}元</span>"
+        "<a class='type02_btn09'>放入購物車</a></div>"
+        "<ul class='nav_main'><li><a href='/web/books'>中文書</a></li>"
+        "<li><a href='/web/books_topm_F1'>外文書</a></li><li><a href='/web/ebook'>電子書</a></li>"
+        "<li><a href='/web/magazine'>雜誌</a></li></ul>"
+        "<ul class='container_24 type04_breadcrumb'><li><a href='/'>博客來</a></li>"
+        "<li><a href='/web/books_topm_F1'>外文書</a></li>"
+        "<li><a href='/web/books_bmidm_F101'>文學小說</a></li>"
+        "<li><a href='/web/books_bsubm_F10101'>小說</a></li></ul>"
+        "<div class='container_24 main_wrap clearfix'><div class='grid_19 alpha'>"
+        "<div class='mod type02_p002 clearfix'>"
+        f"<h1>{e(b.title)}</h1>"
+        + (
+            f"<h2><a href='/web/sys_puballb/books/?series={e(b.series)}'>{e(b.series)}</a></h2>"
+            if b.series
+            else ""
+        )
+        + "</div><div class='cnt_mod002 cover_img'>"
+        f"<img class='cover M201106_0_getTakelook_P00a400020052_image_wrap' src='/img/{product_id}.jpg' "
+        f"alt='{e(b.title)}'></div>"
+        f"<div class='type02_p003 clearfix'><ul>{info}</ul></div>"
+        f"<div class='cnt_prod002 clearfix'><ul class='price'>{prices}</ul>"
+        f"<ul class='type02_p004'><li>可得紅利積點：{points} 點</li><li>庫存 &gt; 10</li>"
+        "<li>可配送點：台灣、蘭嶼、綠島、澎湖、金門、馬祖</li>"
+        "<li>可取貨點：台灣、蘭嶼、綠島、澎湖、金門、馬祖</li></ul>"
+        "<a class='type02_btn09' href='#'>放入購物車</a></div>"
+        "<div class='mod_b type02_m057 clearfix'><h3>內容簡介</h3><div class='bd'><div class='content'>"
+        f"<p>本書首次出版於{e(b.first_published)}，{e(b.publisher)}推出全新{e(b.binding)}版本，"
+        f"共{b.pages}頁。</p></div></div></div>"
+        "<div class='mod_b type02_m057 clearfix'><h3>作者介紹</h3><div class='bd'><div class='content'>"
+        f"<p>作者簡介 {e(b.authors[0])}，現居{r.choice(CITIES)}。</p></div></div></div>"
+        "<div class='mod_b type02_m058 clearfix'><h3>詳細資料</h3><div class='bd'><ul>"
+        + "".join(f"<li>{x}</li>" for x in details)
+        + "</ul></div></div>"
+        "<div class='mod type02_m035 clearfix'><h3>買了此商品的人，也買了...</h3>"
+        f"<ul class='table-td'>{cards}</ul></div></div></div>",
+    )
+
+
+DECITRE_ROLES = [("Traducteur", "Traduit par"), ("Illustrateur", "Illustré par")]
+DECITRE_STORES = ["Lyon Bellecour", "Grenoble Grand'Place", "Annecy Courier", "Saint-Étienne"]
+DECITRE_REVIEWERS = ["Claire L.", "Julien M.", "Sophie B.", "Thomas D."]
+DECITRE_COMMENTS = ["Très bon roman, en anglais facile.", "Livraison rapide.", "Un peu long."]
+
+
+def decitre_product(b: Book) -> str:
+    """A French bookshop's page for an English book (Decitre's shape): a ``dataLayer`` script and
+    a hidden ``itemscope`` block with meta copies first; breadcrumbs "Accueil > Livres en VO >
+    Fiction > Romans"; the h1 holding an ``itemprop=name`` span; "de A, B" author links, a
+    "Traduit par"/"Illustré par" line on some pages; format tabs with every binding's price and
+    an "Ebook" tab; the price "12,99 €" (French law allows no sale on new books) with "-5% en
+    retrait magasin" at 95% of it and "Occasion dès" a lower price; a delivery window as two dates
+    in the page's own "05/03/2020" form; the "Résumé" naming the first edition's date;
+    "Caractéristiques" as label/value span pairs with "Date de parution", "Editeur", "ISBN"
+    hyphenated, "EAN" plain, "Format" ("Poche"/"Grand format"), "Présentation" (the binding),
+    "Référence"; "Les clients ont également aimé" cards with authors and prices; reader reviews
+    dated in the same form."""
+    r = random.Random(b.isbn + "decitre")
+    amount = _euros(b.price)
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    role, role_line = r.choice(DECITRE_ROLES)
+    data_layer = json.dumps(
+        {"event": "productDetail", "ecommerce": {"detail": {"products": [
+            {"name": b.title, "id": b.isbn, "price": f"{amount:.2f}", "brand": b.publisher,
+             "category": "Livres en VO"}]}}},
+    ).replace("</", "<\\/")  # fmt: skip
+    links = [
+        f"<a class='author-link' href='/auteur/{1000 + i * 7 + int(b.isbn[-3:])}/{e(n.replace(' ', '+'))}'>"
+        f"{e(n)}</a>"
+        for i, n in enumerate(b.authors)
+    ]
+    tabs = "".join(
+        f"<li class='fp-format{' fp-format--active' if x == b.binding else ''}'>"
+        f"<a href='/livres/{e(b.slug)}-{b.isbn if x == b.binding else _isbn13(r)}.html'>"
+        f"<span class='fp-format__name'>{e(x)}</span>"
+        f"<span class='fp-format__price'>{e(b.price if x == b.binding else _other_price(b, k))}</span>"
+        "</a></li>"
+        for k, x in enumerate(BINDINGS)
+    )
+    tabs += (
+        "<li class='fp-format'><a href='/ebooks/x.html'><span class='fp-format__name'>Ebook</span>"
+        f"<span class='fp-format__price'>{_euro_text(amount * 0.7)}</span></a></li>"
+    )
+    year = int(b.published[-4:])
+    start = r.randint(1, 20)
+    window = (slash_dmy(year + 5, r.randint(1, 12), start), slash_dmy(year + 5, r.randint(1, 12), start + 3))
+    caract = [
+        ("Date de parution", e(b.published)),
+        ("Editeur", f"<a href='/editeur/{e(b.publisher.replace(' ', '+'))}'>{e(b.publisher)}</a>"),
+    ]
+    if b.series:
+        caract.append(("Collection", e(b.series)))
+    caract += [("ISBN", _hyphenated_isbn(b.isbn)), ("EAN", b.isbn),
+               ("Format", "Poche" if "Mass" in b.binding else "Grand format"),
+               ("Présentation", e(b.binding)), ("Nb. de pages", f"{b.pages} pages"),
+               ("Poids", f"{r.randint(150, 900) / 1000:.3f} Kg".replace(".", ",")),
+               ("Dimensions", f"{r.randint(11, 16)},0 cm × {r.randint(17, 24)},0 cm × "
+                              f"{r.randint(1, 4)},{r.randint(0, 9)} cm"),
+               ("Référence", e(b.sku))]  # fmt: skip
+    caract_html = "".join(
+        f"<li class='fp-caract'><span class='fp-caract__label'>{k}</span>"
+        f"<span class='fp-caract__value'>{v}</span></li>"
+        for k, v in caract
+    )
+    cards = "".join(
+        "<div class='product-card'>"
+        f"<a class='product-card__img' href='/livres/{e(t.lower().replace(' ', '-'))}-{_isbn13(r)}.html'>"
+        f"<img src='/media/{i}.jpg' alt='{e(t)}'></a>"
+        f"<div class='product-card__title'>{e(t)}</div>"
+        f"<div class='product-card__author'>{e(a)}</div>"
+        f"<div class='product-card__price'>{e(p)}</div></div>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    reviews = "".join(
+        f"<div class='review'><span class='review__author'>{r.choice(DECITRE_REVIEWERS)}</span> "
+        f"<span class='review__date'>le "
+        f"{slash_dmy(year + r.randint(0, 3), r.randint(1, 12), r.randint(1, 28))}</span>"
+        f"<p>{r.choice(DECITRE_COMMENTS)}</p></div>"
+        for _ in range(r.randint(0, 3))
+    )
+    return _page(
+        "Decitre",
+        f"<script>window.dataLayer = window.dataLayer || []; dataLayer.push({data_layer});</script>"
+        "<div itemscope itemtype='https://schema.org/Book' hidden>"
+        f"<meta itemprop='name' content='{e(b.title)}'><meta itemprop='isbn' content='{b.isbn}'>"
+        f"<meta itemprop='author' content='{e(', '.join(b.authors))}'>"
+        f"<meta itemprop='datePublished' content='{e(b.published)}'></div>"
+        "<nav class='main-menu'><a href='/livres.html'>Livres</a> <a href='/ebooks.html'>Ebooks</a> "
+        "<a href='/livres-en-vo.html'>Livres en VO</a> <a href='/librairies.html'>Nos librairies</a></nav>"
+        "<ol class='breadcrumbs'><li><a href='/'>Accueil</a></li>"
+        "<li><a href='/livres-en-vo.html'>Livres en VO</a></li>"
+        "<li><a href='/livres-en-vo/fiction.html'>Fiction</a></li>"
+        "<li><a href='/livres-en-vo/fiction/romans.html'>Romans</a></li></ol>"
+        "<div class='fp-top'><div class='fp-top__cover'>"
+        f"<img src='/media/catalog/product/{b.isbn}.jpg' alt='{e(b.title)}'></div>"
+        "<div class='fp-top__infos'>"
+        f"<h1 class='product-title'><span itemprop='name'>{e(b.title)}</span></h1>"
+        + (f"<div class='product-subtitle'>{e(b.series)}</div>" if b.series and r.random() < 0.5 else "")
+        + f"<div class='authors'>de {', '.join(links)}</div>"
+        + (
+            f"<div class='authors authors--secondary'>{role_line} <a class='author-link' "
+            f"href='/auteur/9{int(b.isbn[-4:])}/{e(helpers[0].replace(' ', '+'))}' title='{role}'>"
+            f"{e(helpers[0])}</a></div>"
+            if helpers
+            else ""
+        )
+        + "<div class='fp-rating'>"
+        f"<span class='fp-rating__stars' data-rating='{r.randint(30, 50) / 10}'></span> "
+        f"<a href='#avis'>{r.randint(0, 12)} avis</a></div>"
+        f"<ul class='fp-formats'>{tabs}</ul></div>"
+        "<div class='fp-top__buy'><div class='fp-price'>"
+        f"<span class='fp-price__final'>{e(b.price)}</span></div>"
+        "<div class='fp-price__store'>-5% en retrait magasin : "
+        f"<strong>{_euro_text(amount * 0.95)}</strong></div>"
+        "<div class='fp-availability fp-availability--instock'>En stock en ligne</div>"
+        f"<div class='fp-delivery'>Livré chez vous entre le {window[0]} et le {window[1]}</div>"
+        f"<div class='fp-store'>Retrait gratuit à la librairie {r.choice(DECITRE_STORES)}</div>"
+        "<button class='btn btn--primary fp-add-to-cart'>Ajouter au panier</button>"
+        + (
+            f"<a class='fp-second-hand' href='/occasion/{b.isbn}'>Occasion dès "
+            f"{_euro_text(amount * r.choice([0.5, 0.6, 0.7]))}</a>"
+            if r.random() < 0.5
+            else ""
+        )
+        + "</div></div>"
+        "<section class='fp-resume'><h2>Résumé</h2>"
+        f"<p>Paru pour la première fois le {e(b.first_published)}, {e(b.title)} est disponible en "
+        f"version originale chez {e(b.publisher)}.</p></section>"
+        "<section class='fp-biography'><h2>Biographie</h2>"
+        f"<p>{e(b.authors[0])} vit à {r.choice(['Londres', 'New York', 'Toronto', 'Dublin'])}.</p></section>"
+        "<section class='fp-caracteristiques'><h2>Caractéristiques</h2>"
+        f"<ul>{caract_html}</ul></section>"
+        "<section class='fp-crosssell'><h2>Les clients ont également aimé</h2>"
+        f"<div class='product-list'>{cards}</div></section>"
+        f"<section id='avis' class='fp-reviews'><h2>Avis des lecteurs</h2>{reviews}</section>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -6954,6 +7518,13 @@ HELD_OUT = [
     SiteStyle("takealot", takealot_product, iso_date, "ZAR"),
     SiteStyle("periplus", periplus_product, dash_dmy, "IDR"),
     SiteStyle("ecwid", ecwid_product, german_date, "€"),
+]
+# Batch 22, written without reading the learner's code; not yet scored.
+SPARE_HELD_OUT = [
+    SiteStyle("powells", powells_product, us_ordinal_date, "$"),
+    SiteStyle("walmart", walmart_item, month_comma_year, "$"),
+    SiteStyle("bookscomtw", bookscomtw_product, slash_date, "TWD"),
+    SiteStyle("decitre", decitre_product, slash_dmy, "€"),
 ]
 
 
