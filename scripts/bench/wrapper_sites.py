@@ -7403,6 +7403,532 @@ def decitre_product(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Batch 23: written without reading the learner's code, copying the page shapes of a US used-book
+# shop, a Korean bookshop's imported-book page, a Brazilian used-book marketplace and a Singapore
+# bookshop built with utility CSS classes.
+
+TB_CONDITIONS = ["Acceptable", "Good", "Very Good", "Like New", "New"]
+TB_SUBJECTS = ["Fiction", "Literature", "Literary Fiction", "Contemporary Fiction", "Family Life"]
+TB_REVIEWS = ["Arrived quickly and in better shape than described.", "A wonderful read, highly recommend.",
+              "The ending was a little rushed but I loved it."]  # fmt: skip
+
+
+def thriftbooks_work(b: Book) -> str:
+    """A US used-book shop's work page (ThriftBooks' shape, a React app with "Block-element"
+    classes): a hidden mobile header with the title and byline first; the crumbs "Books >
+    Literature & Fiction > ..."; the h1 and "by" author links (an "Illustrated by" or "Edited by"
+    line on some pages); a format selector listing every binding with its own "from $x.xx" (the
+    shown binding's from-price is its cheapest copy); condition buttons "Acceptable" to "New"
+    each with its own price or "Out of stock", the chosen one's price as the big price beside
+    a struck "List Price" and "Save $x (y%)"; "Details" as "Label:" spans and values ("Release
+    Date" in "March 2020" form, "ISBN" the ten-digit one, "ISBN13"); an overview naming the
+    first edition's month; "More by" and "Customers Also Bought" cards with authors and prices."""
+    r = random.Random(b.isbn + "thriftbooks")
+    amount = _dollars(b.price)
+    list_amount = _dollars(b.list_price)
+    chosen = r.randint(0, 3)
+    prices: list[str | None] = []
+    for k in range(len(TB_CONDITIONS)):
+        if k == chosen:
+            prices.append(b.price)
+        elif r.random() < 0.25:
+            prices.append(None)  # out of stock in that condition
+        else:
+            prices.append(f"${max(amount + (k - chosen) * r.uniform(0.6, 1.4), 0.99):.2f}")
+    cheapest = min((p for p in prices if p), key=_dollars)
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    helper_role = r.choice(["Illustrated by", "Edited by", "Foreword by"])
+
+    def people(names: list[str]) -> str:
+        return ", ".join(
+            f"<a class='WorkMeta-authorLink' href='/a/{e(n.lower().replace(' ', '-'))}/{300000 + len(n)}/'>"
+            f"{e(n)}</a>"
+            for n in names
+        )
+
+    formats = ""
+    for k, binding in enumerate(BINDINGS):
+        current = binding == b.binding
+        formats += (
+            f"<button class='WorkSelector-format{' is-selected' if current else ''}' type='button'>"
+            f"<span class='WorkSelector-formatName'>{e(binding)}</span>"
+            f"<span class='WorkSelector-formatPrice'>from {e(cheapest if current else _other_price(b, k))}"
+            "</span></button>"
+        )
+    conditions = "".join(
+        f"<button class='WorkSelector-condition{' is-selected' if k == chosen else ''}"
+        f"{' is-disabled' if p is None else ''}' type='button'>"
+        f"<span class='WorkSelector-conditionName'>{c}</span>"
+        f"<span class='WorkSelector-conditionPrice'>{e(p) if p else 'Out of stock'}</span></button>"
+        for k, (c, p) in enumerate(zip(TB_CONDITIONS, prices, strict=True))
+    )
+    rows = [("Format", b.binding), ("Language", "English"), ("ISBN", _isbn10(b.isbn)), ("ISBN13", b.isbn),
+            ("Release Date", b.published), ("Publisher", b.publisher), ("Length", f"{b.pages} Pages"),
+            ("Weight", f"{r.randint(25, 190) / 100:.2f} lbs."),
+            ("Dimensions", f"{r.randint(5, 7)}.{r.randint(0, 9)} x {r.randint(1, 2)}.{r.randint(0, 9)} x "
+                           f"{r.randint(8, 9)}.{r.randint(0, 9)}")]  # fmt: skip
+    if b.edition:
+        rows.insert(5, ("Edition", b.edition))
+    if b.series:
+        rows.append(("Series", b.series))
+    rows.append(("Item Number", b.sku))
+    details = "".join(
+        f"<div class='WorkMeta-detail'><span class='WorkMeta-detailTitle'>{e(k)}:</span> "
+        f"<span class='WorkMeta-detailValue'>{e(v)}</span></div>"
+        for k, v in rows
+    )
+
+    def cards(items: list[tuple[str, str, str]], with_author: bool) -> str:
+        return "".join(
+            "<div class='AllEditionsItem-tile'>"
+            f"<a href='/w/{e(t.lower().replace(' ', '-'))}_{a.split()[-1].lower()}/{1000000 + i}/'>"
+            f"<img class='AllEditionsItem-image' src='/covers/{i}.jpg' alt='{e(t)}'></a>"
+            f"<div class='AllEditionsItem-title'>{e(t)}</div>"
+            + (f"<div class='AllEditionsItem-author'>{e(a)}</div>" if with_author else "")
+            + f"<div class='AllEditionsItem-price'>{e(p)}</div></div>"
+            for i, (t, a, p) in enumerate(items)
+        )
+
+    more_by = [(t, b.authors[0], f"${_dollars(p) * 0.6:.2f}") for t, _, p in b.related[:2]]
+    n_reviews = r.randint(0, 60)
+    reviewer = _people(r, 1)[0]
+    saving = list_amount - amount
+    return _page(
+        "ThriftBooks",
+        "<div class='Header-promo'>Free shipping on U.S. orders over $15</div>"
+        "<div class='WorkMeta-mobileHeader' hidden>"
+        f"<h2 class='WorkMeta-mobileTitle'>{e(b.title)}</h2>"
+        f"<div class='WorkMeta-mobileAuthors'>by {e(', '.join(b.authors))}</div></div>"
+        "<div class='Breadcrumbs'><a href='/browse/'>Books</a> &gt; "
+        "<a href='/browse/?b.search=literature-fiction'>Literature &amp; Fiction</a> &gt; "
+        f"<a href='/browse/?b.search=contemporary'>{r.choice(['Contemporary', 'Literary', 'Family Life'])}"
+        "</a></div>"
+        "<div class='WorkPage-container'><div class='WorkPage-image'>"
+        f"<img src='/covers/{b.isbn}.jpg' alt='{e(b.title)} book by {e(b.authors[0])}'></div>"
+        "<div class='WorkMeta'>"
+        f"<h1 class='WorkMeta-title Alternative-title'>{e(b.title)}</h1>"
+        + (f"<div class='WorkMeta-series'>({e(b.series)})</div>" if b.series else "")
+        + f"<div class='WorkMeta-authors'>by {people(b.authors)}</div>"
+        + (f"<div class='WorkMeta-authors'>{helper_role} {people(helpers)}</div>" if helpers else "")
+        + "<div class='WorkMeta-rating'>"
+        f"<span class='Stars'>{r.randint(30, 50) / 10}</span> <a href='#reviews'>{n_reviews} ratings</a>"
+        "</div></div>"
+        "<div class='WorkSelector'><div class='WorkSelector-formats'>"
+        f"<div class='WorkSelector-label'>Select Format</div>{formats}</div>"
+        "<div class='WorkSelector-conditions'><div class='WorkSelector-label'>Select Condition "
+        "<a href='/help/condition-guidelines/'>Condition guidelines</a></div>"
+        f"{conditions}</div>"
+        "<div class='WorkSelector-priceRow'>"
+        f"<span class='WorkSelector-price'>{e(b.price)}</span>"
+        + (
+            f"<span class='WorkSelector-listPrice'>List Price: <s>{e(b.list_price)}</s></span>"
+            f"<span class='WorkSelector-savings'>Save ${saving:.2f} ({round(100 * saving / list_amount)}%)"
+            "</span>"
+            if _on_sale(b)
+            else ""
+        )
+        + "</div>"
+        f"<div class='WorkSelector-stock'>{TB_CONDITIONS[chosen]} condition, "
+        f"{r.choice(['Only 1 left', 'Only 2 left', 'In stock'])}</div>"
+        "<button class='NewButton NewButton--primary'>Add to Cart</button>"
+        "<button class='NewButton'>Add to Wish List</button>"
+        f"<div class='WorkSelector-points'>Earn {round(amount * 10)} ReadingRewards points</div>"
+        "</div></div>"
+        "<div class='WorkMeta-overview'><h2>Book Overview</h2>"
+        f"<p>Originally published in {e(b.first_published)}, {e(b.title)} is now back in a "
+        f"{e(b.binding.lower())} edition from {e(b.publisher)}.</p>"
+        "<p class='WorkMeta-overviewNote'>This description may be from another edition of this "
+        "product.</p></div>"
+        f"<div class='WorkMeta-details'><h2>Edition Details</h2>{details}</div>"
+        "<div class='WorkMeta-subjects'><h2>Related Subjects</h2>"
+        + " ".join(f"<a href='/browse/?b.search={e(s)}'>{e(s)}</a>" for s in r.sample(TB_SUBJECTS, 3))
+        + "</div>"
+        f"<div class='AllEditions'><h2>More by {e(b.authors[0])}</h2>{cards(more_by, False)}</div>"
+        f"<div class='AllEditions'><h2>Customers Also Bought</h2>{cards(b.related, True)}</div>"
+        "<div id='reviews' class='Reviews'><h2>Customer Reviews</h2>"
+        f"<div class='Review'><div class='Review-title'>{r.choice(['Great read', 'Loved it', 'Solid'])}</div>"
+        f"<div class='Review-meta'>Published by {e(reviewer)}, {r.randint(2021, 2025)}</div>"
+        f"<p class='Review-text'>{r.choice(TB_REVIEWS)}</p></div></div>",
+    )
+
+
+ALADIN_ROLES = ["옮긴이", "그림", "엮은이"]
+ALADIN_SHOPS = ["광활한 우주점", "책방 온다", "헌책방 기담", "북스토리"]
+
+
+def _won_text(amount: float) -> str:
+    """Whole won rounded to tens, the way Korean shops print them: "13,500원"."""
+    return f"{round(amount / 10) * 10:,}원"
+
+
+def aladin_product(b: Book) -> str:
+    """A Korean bookshop's imported-book page (Aladin's shape, an old ASP.NET site with
+    "Ere_" classes): ``og:`` metas, a hidden item-id input and a hidden floating buy bar with
+    the title and price first; the category path "국내도서 > 외국도서 > 소설/시/희곡"; the title
+    span followed by "(Paperback, 미국판)"; one author line with links grouped by role ("A, B
+    (지은이), C (옮긴이)") then "| publisher link | 2020-03-05" in the same text; a price list
+    of "정가 15,000원", "판매가 13,500원 (10%, 1,500원 할인)", mileage and an e-book price; other
+    bindings with their own prices; used copies with won prices; "기본정보" as list items
+    ("Paperback", "320쪽", "ISBN : 978...", "상품코드 : BK-10..."); a description naming the
+    first edition's ISO date; "이 책을 구입하신 분들이 산 책" with authors and prices."""
+    r = random.Random(b.isbn + "aladin")
+    won = _won(b.price)
+    list_won = _won(b.list_price)
+    item_id = 200000000 + int(b.isbn[-8:])
+    helpers = _others(r, b, 1) if r.random() < 0.4 else []
+    role = r.choice(ALADIN_ROLES)
+
+    def group(names: list[str], label: str) -> str:
+        links = ", ".join(
+            f"<a class='Ere_sub2_title' href='/Search/wSearchResult.aspx?AuthorSearch=@"
+            f"{700000 + len(n) * 13}'>"
+            f"{e(n)}</a>"
+            for n in names
+        )
+        return f"{links} ({label})"
+
+    byline = group(b.authors, "지은이") + (", " + group(helpers, role) if helpers else "")
+    edition = r.choice(["미국판", "영국판"])
+    sale = _on_sale(b)
+    price_rows = []
+    if sale:
+        price_rows.append(("정가", f"<span class='Ritem_p'>{e(b.list_price)}</span>"))
+    price_rows.append(
+        (
+            "판매가",
+            f"<span class='Ere_fs24 Ere_ht18'><b>{e(b.price)}</b></span>"
+            + (
+                f" ({round(100 * (list_won - won) / list_won)}%, {_won_text(list_won - won)} 할인)"
+                if sale
+                else ""
+            ),
+        )
+    )
+    price_rows.append(("마일리지", f"{_won_text(won * 0.05)}(5%) + 멤버십(3~1%)"))
+    price_rows.append(("배송료", "무료" if won >= 15000 else "2,500원 (15,000원 이상 무료)"))
+    prices = "".join(
+        f"<li><div class='Litem'>{k}</div><div class='Ritem'>{v}</div></li>" for k, v in price_rows
+    )
+    others = "".join(
+        f"<li><a href='/shop/wproduct.aspx?ItemId={item_id + k + 1}'>{e(x)}</a> "
+        f"<span class='ss_p2'>{e(_other_price(b, k))}</span></li>"
+        for k, x in enumerate(BINDINGS)
+        if x != b.binding
+    )
+    used = "".join(
+        f"<tr><td class='used_shop'>{e(shop)}</td>"
+        f"<td class='used_grade'>{r.choice(['최상', '상', '중'])}</td>"
+        f"<td class='used_price'>{_won_text(won * r.uniform(0.35, 0.8))}</td></tr>"
+        for shop in r.sample(ALADIN_SHOPS, r.randint(1, 3))
+    )
+    info = [e(b.binding), f"{b.pages}쪽", f"{r.choice([129, 133, 152])}*{r.choice([198, 203, 229])}mm",
+            f"{r.randint(180, 750)}g", "영어", f"ISBN : {b.isbn}"]  # fmt: skip
+    if b.edition:
+        info.insert(1, e(b.edition))
+    info.append(f"상품코드 : {e(b.sku)}")
+    info_html = "".join(f"<li>{x}</li>" for x in info)
+    recs = "".join(
+        f"<li><div class='cover'><img src='https://image.aladin.example/product/{i}/cover150.jpg'></div>"
+        f"<a class='bo3' href='/shop/wproduct.aspx?ItemId={item_id + 10 + i}'><b>{e(t)}</b></a><br>"
+        f"<span class='ss_f1'>{e(a)} (지은이)</span><br><span class='ss_p2'>{e(p)}</span></li>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    return _page(
+        "알라딘",
+        f"<meta property='og:title' content='{e(b.title)}'>"
+        f"<meta property='og:description' content='{e(', '.join(b.authors))} | {e(b.publisher)}'>"
+        f"<meta property='og:url' content='https://www.aladin.example/shop/wproduct.aspx?ItemId={item_id}'>"
+        f"<input type='hidden' id='hdnItemId' value='{item_id}'>"
+        f"<input type='hidden' id='hdnISBN' value='{b.isbn}'>"
+        "<div class='floating_buy' style='display:none'>"
+        f"<span class='floating_title'>{e(b.title)}</span><span class='floating_price'>{e(b.price)}</span>"
+        "<a href='#' class='btn_cart'>장바구니 담기</a></div>"
+        "<div class='gnb'><a href='/shop/wbook.aspx'>국내도서</a> <a href='/shop/wforeign.aspx'>외국도서</a> "
+        "<a href='/shop/used.aspx'>중고샵</a> <a href='/ebook'>전자책</a></div>"
+        "<div class='Ere_prod_topwrap'><div class='Ere_location'>"
+        "<a href='/'>국내도서</a> &gt; <a href='/shop/wforeign.aspx'>외국도서</a> &gt; "
+        "<a href='/shop/wbrowse.aspx?CID=90842'>소설/시/희곡</a> &gt; "
+        f"<a href='/shop/wbrowse.aspx?CID=90843'>{r.choice(['영미소설', '장르소설'])}</a></div>"
+        "<div class='Ere_prod_titlewrap'><div class='left'>"
+        f"<span class='Ere_bo_title'>{e(b.title)}</span> "
+        f"<span class='Ere_sub1_title'>({e(b.binding)}, {edition})</span></div>"
+        "<ul><li class='Ere_sub2_title'>"
+        f"{byline} | <a class='Ere_sub2_title' href='/Search/wSearchResult.aspx?PublisherSearch="
+        f"{e(b.publisher.replace(' ', '%20'))}'>{e(b.publisher)}</a> | {e(b.published)}</li>"
+        + (f"<li class='Ere_sub_gray'>시리즈 : {e(b.series)}</li>" if b.series else "")
+        + "<li class='Ere_sub_gray'>"
+        f"<span class='star_score'>{r.randint(60, 100) / 10}</span> "
+        f"<a href='#review'>100자평({r.randint(0, 20)})</a> "
+        f"<a href='#review'>리뷰({r.randint(0, 8)})</a></li></ul></div></div>"
+        "<div class='Ere_prod_mconts_box'><div class='cover'>"
+        f"<img src='https://image.aladin.example/product/{item_id}/cover500.jpg' alt='{e(b.title)}'></div>"
+        f"<div class='info_list'><ul>{prices}</ul></div>"
+        "<div class='Ere_prod_delivery'>"
+        f"<span>{r.choice(['양탄자배송', '지금 주문하면'])}</span> "
+        f"{r.choice(['내일', '모레'])} 출고 예상 "
+        f"(해외 주문도서, {r.randint(2, 5)}~{r.randint(6, 9)}일 소요)</div>"
+        "<div class='Ere_prod_ebook'>전자책 "
+        f"<span class='ss_p2'>{_won_text(won * 0.7)}</span></div>"
+        f"<div class='Ere_prod_other'><h4>이 상품의 다른 판형</h4><ul>{others}</ul></div>"
+        "<div class='Ere_btn_wrap'><a class='btn_cart'>장바구니 담기</a> "
+        "<a class='btn_buy'>바로구매</a></div>"
+        "</div>"
+        + (
+            f"<div class='Ere_used'><h4>중고상품</h4><table>{used}</table>"
+            "<a href='/shop/UsedShop/wuseditemall.aspx'>중고 모두보기</a></div>"
+            if used and r.random() < 0.6
+            else ""
+        )
+        + "<div class='Ere_prod_mconts_box'><div class='Ere_prod_mconts_LS'>기본정보</div>"
+        f"<div class='conts_info_list1'><ul>{info_html}</ul></div></div>"
+        "<div class='Ere_prod_mconts_box'><div class='Ere_prod_mconts_LS'>책소개</div>"
+        f"<div class='Ere_prod_mconts_R'>{e(b.first_published)}에 처음 출간된 작품으로, "
+        f"{e(b.publisher)}에서 새 {e(b.binding)} 판으로 나왔다. 총 {b.pages}쪽.</div></div>"
+        "<div class='Ere_prod_mconts_box'><div class='Ere_prod_mconts_LS'>이 책을 구입하신 분들이 산 책</div>"
+        f"<ul class='Ere_rec'>{recs}</ul></div>"
+        "<div id='review' class='Ere_prod_mconts_box'><div class='Ere_prod_mconts_LS'>100자평</div>"
+        f"<p>{r.choice(['원서로 읽기 좋아요.', '배송 빨라요.', '종이 질이 좋습니다.'])} "
+        f"- {r.randint(2021, 2025)}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}</p></div>",
+    )
+
+
+EV_SELLERS = [("Sebo Capitu", "São Paulo - SP"), ("Livraria Traça", "Rio de Janeiro - RJ"),
+              ("Sebo do Messias", "São Paulo - SP"), ("Sebo Beco dos Livros", "Curitiba - PR"),
+              ("Livros & Cia Usados", "Porto Alegre - RS"),
+              ("Sebo Alfarrábio", "Belo Horizonte - MG")]  # fmt: skip
+EV_STATES = ["Ótimo", "Bom", "Regular"]
+EV_NOTES = ["livro em bom estado, capa com leves marcas de uso", "exemplar sem grifos, páginas amareladas",
+            "lacrado, importado", "pequeno amassado na lombada"]  # fmt: skip
+
+
+def _dv(component: str) -> str:
+    """A Vue scoped-style attribute, one per component ("data-v-3f2a1c9e")."""
+    return f"data-v-{hashlib.md5(component.encode()).hexdigest()[:8]}"
+
+
+def _brl(amount: float) -> str:
+    return f"R$ {amount:.2f}".replace(".", ",")
+
+
+def estantevirtual_book(b: Book) -> str:
+    """A Brazilian used-book marketplace's book page (Estante Virtual's shape, a Nuxt app with
+    Vue scoped ``data-v-`` attributes and BEM classes): JSON-LD with an aggregate offer and a
+    hidden sticky buy bar first; crumbs ending in the title; the h1 and author links; the best
+    offer's "R$ 25,90" with "Usado"/"Novo", installments "ou 3x de R$ 8,63 sem juros", the seller
+    and city; "Características" rows of label and value divs with "Ano" just the year
+    ("2020"), "Autor" holding all names in one "A, B" text and "Cód. do anúncio"; "Mais ofertas"
+    cards of other sellers, some for other editions, with their own "Editora:" and "Ano:" lines,
+    UPPERCASE seller notes and prices; "Quem viu também viu" cards with authors and prices."""
+    r = random.Random(b.isbn + "estantevirtual")
+    amount = _reais(b.price)
+    seller, city = r.choice(EV_SELLERS)
+    condition = "Novo" if r.random() < 0.25 else "Usado"
+    state = r.choice(EV_STATES)
+    offers_n = r.randint(2, 5)
+    offer_prices = sorted(amount + r.uniform(1, 60) for _ in range(offers_n))
+    ld = json.dumps(
+        {"@context": "https://schema.org", "@type": "Book", "name": b.title, "isbn": b.isbn,
+         "author": [{"@type": "Person", "name": n} for n in b.authors],
+         "publisher": {"@type": "Organization", "name": b.publisher},
+         "offers": {"@type": "AggregateOffer", "lowPrice": f"{amount:.2f}",
+                    "highPrice": f"{offer_prices[-1]:.2f}", "priceCurrency": "BRL",
+                    "offerCount": offers_n + 1}},
+    ).replace("</", "<\\/")  # fmt: skip
+    pv = _dv("ProductView")
+    authors = ", ".join(
+        f"<a {pv} class='product-header__author-link' href='/autor/{e(n.lower().replace(' ', '-'))}'>"
+        f"{e(n)}</a>"
+        for n in b.authors
+    )
+    feats = [("Autor", ", ".join(b.authors)), ("Editora", b.publisher), ("Ano", b.published)]
+    if b.edition:
+        feats.append(("Edição", b.edition))
+    feats += [("ISBN", b.isbn), ("Idioma", "Inglês"), ("Acabamento", b.binding), ("Páginas", str(b.pages))]
+    if r.random() < 0.5:
+        feats.append(("Peso", f"{r.randint(180, 900)} g"))
+    feats.append(("Cód. do anúncio", b.sku))
+    fv = _dv("BookFeatures")
+    feats_html = "".join(
+        f"<div {fv} class='book-features__item' data-testid='feature-{k.lower()[:6]}'>"
+        f"<div {fv} class='book-features__label'>{e(k)}</div>"
+        f"<div {fv} class='book-features__value'>{e(v)}</div></div>"
+        for k, v in feats
+    )
+    ov = _dv("OfferCard")
+    offers = ""
+    for k, p in enumerate(offer_prices):
+        o_seller, o_city = r.choice(EV_SELLERS)
+        same = r.random() < 0.6
+        o_pub = b.publisher if same else r.choice(PUBLISHERS)
+        o_year = b.published if same else str(r.randint(1995, 2017))
+        offers += (
+            f"<div {ov} class='offer-card' data-testid='offer-card-{k}'>"
+            f"<span {ov} class='offer-card__badge'>{r.choice(['Usado', 'Usado', 'Novo'])}</span>"
+            f"<div {ov} class='offer-card__info'><p {ov}>Editora: {e(o_pub)}</p><p {ov}>Ano: {o_year}</p>"
+            f"<p {ov} class='offer-card__note'>{e(r.choice(EV_NOTES).upper())}</p></div>"
+            f"<div {ov} class='offer-card__seller'><a href='/livreiro/{k}'>{e(o_seller)}</a> "
+            f"<span>{e(o_city)}</span></div>"
+            f"<div {ov} class='offer-card__price'>{_brl(p)}</div>"
+            f"<button {ov} class='offer-card__buy'>Comprar</button></div>"
+        )
+    cv = _dv("ProductCarousel")
+    recs = "".join(
+        f"<div {cv} class='product-card'><a href='/livros/{e(t.lower().replace(' ', '-'))}'>"
+        f"<img src='/img/{i}.jpg' alt='{e(t)}'></a>"
+        f"<p {cv} class='product-card__title'>{e(t)}</p><p {cv} class='product-card__author'>{e(a)}</p>"
+        f"<p {cv} class='product-card__price'>a partir de {e(p)}</p></div>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    installments = r.choice([2, 3, 4]) if amount > 30 else 1
+    bv = _dv("BuyBox")
+    return _page(
+        "Estante Virtual",
+        f"<script type='application/ld+json'>{ld}</script>"
+        f"<div {bv} class='sticky-buy-bar' style='display:none'>"
+        f"<span {bv}>{e(b.title)}</span><span {bv}>{e(b.price)}</span>"
+        f"<button {bv}>Comprar</button></div>"
+        "<div class='header__menu'><a href='/'>Início</a> <a href='/livros'>Livros</a> "
+        "<a href='/livreiros'>Livreiros</a> <a href='/vender'>Venda seus livros</a></div>"
+        f"<nav {pv} class='breadcrumb'><a href='/'>Início</a> › <a href='/livros'>Livros</a> › "
+        "<a href='/livros/literatura-estrangeira'>Literatura Estrangeira</a> › "
+        f"<span {pv} class='breadcrumb__current'>{e(b.title)}</span></nav>"
+        f"<section {pv} class='product-view'><div {pv} class='product-view__image'>"
+        f"<img src='/img/capa/{b.isbn}.jpg' alt='Capa do livro {e(b.title)}'></div>"
+        f"<div {pv} class='product-header'>"
+        f"<h1 {pv} class='product-header__title'>{e(b.title)}</h1>"
+        f"<p {pv} class='product-header__author'>{authors}</p>"
+        f"<p {pv} class='product-header__offers'>{offers_n + 1} ofertas a partir de {e(b.price)}</p></div>"
+        f"<div {bv} class='buy-box' data-testid='buy-box'>"
+        f"<span {bv} class='buy-box__condition'>{condition}</span>"
+        + (f"<span {bv} class='buy-box__state'>Estado: {state}</span>" if condition == "Usado" else "")
+        + f"<p {bv} class='buy-box__price'>{e(b.price)}</p>"
+        + (
+            f"<p {bv} class='buy-box__installments'>ou {installments}x de "
+            f"{_brl(amount / installments)} sem juros</p>"
+            if installments > 1
+            else ""
+        )
+        + f"<p {bv} class='buy-box__seller'>Vendido por <a href='/livreiro/principal'>{e(seller)}</a> "
+        f"<span>{e(city)}</span></p>"
+        f"<p {bv} class='buy-box__shipping'>Frete a partir de {_brl(r.choice([9.9, 12.5, 15.0]))}</p>"
+        f"<button {bv} class='buy-box__button'>Comprar</button></div></section>"
+        f"<section {fv} class='book-features'><h2 {fv}>Características</h2>{feats_html}</section>"
+        "<section class='book-description'><h2>Sinopse</h2>"
+        f"<p>Publicado originalmente em {e(b.first_published)}, {e(b.title)} chega em nova edição "
+        f"{e(b.publisher)} com {b.pages} páginas.</p></section>"
+        f"<section {ov} class='more-offers'><h2 {ov}>Mais ofertas deste livro ({offers_n})</h2>{offers}"
+        "</section>"
+        f"<section {cv} class='product-carousel'><h2 {cv}>Quem viu este livro também viu</h2>{recs}"
+        "</section>",
+    )
+
+
+KINO_STORES = ["Main Store (Takashimaya S.C.)", "Bugis Junction", "Liang Court", "JEM"]
+
+
+def kinokuniya_product(b: Book) -> str:
+    """A Singapore bookshop's product page (Kinokuniya's web store shape) built with utility CSS
+    classes ("text-sm font-medium text-gray-500"): JSON-LD and a hidden quick-view dialog with the
+    title, price and ISBN first; crumbs "Home / Books / English Books / Fiction"; the h1; authors
+    as links joined by " / "; a summary line "Paperback | Vintage | 05/03/2020"; the price
+    "S$29.95" beside a struck one on some pages and a "Privilege Card member price"; a store
+    availability table with shelf codes; "Product Details" as a ``dl`` grid with "Publication
+    Date", "ISBN-10" and "ISBN-13", "Product Code"; a description naming the first edition's date;
+    "Customers who bought this also bought" cards with authors and prices."""
+    r = random.Random(b.isbn + "kinokuniya")
+    amount = _dollars(b.price.removeprefix("S"))
+    ld = json.dumps(
+        {"@context": "https://schema.org/", "@type": "Product", "name": b.title, "sku": b.sku,
+         "gtin13": b.isbn, "brand": {"@type": "Brand", "name": b.publisher},
+         "offers": {"@type": "Offer", "price": f"{amount:.2f}", "priceCurrency": "SGD",
+                    "availability": "https://schema.org/InStock"}},
+    ).replace("</", "<\\/")  # fmt: skip
+    link = "text-sky-700 hover:underline"
+    authors = " / ".join(
+        f"<a class='{link}' href='/search?author={e(n.replace(' ', '+'))}'>{e(n)}</a>" for n in b.authors
+    )
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    details = [("Author", " / ".join(b.authors))]
+    if helpers:
+        details.append((r.choice(["Translator", "Illustrator", "Editor"]), helpers[0]))
+    details += [("Publisher", b.publisher), ("Publication Date", b.published), ("Format", b.binding),
+                ("Pages", str(b.pages)), ("Language", "English"), ("ISBN-10", _isbn10(b.isbn)),
+                ("ISBN-13", b.isbn)]  # fmt: skip
+    if b.edition:
+        details.insert(3, ("Edition", b.edition))
+    if b.series:
+        details.append(("Series", b.series))
+    if r.random() < 0.6:
+        details.append(("Dimensions", f"{r.randint(18, 24)}.{r.randint(0, 9)} x {r.randint(11, 16)}.0 cm"))
+    details.append(("Product Code", b.sku))
+    dl = "".join(
+        f"<dt class='col-span-1 font-medium text-gray-500'>{e(k)}</dt>"
+        f"<dd class='col-span-2 text-gray-900'>{e(v)}</dd>"
+        for k, v in details
+    )
+    stores = "".join(
+        "<tr class='border-b border-gray-100'>"
+        f"<td class='py-1 pr-4'>{e(s)}</td>"
+        f"<td class='py-1 pr-4 {'text-green-700' if ok else 'text-amber-600'}'>"
+        f"{'In stock' if ok else 'Low stock'}</td>"
+        f"<td class='py-1 text-gray-500'>L{r.randint(1, 4)}-ENG-FIC-{r.randint(1, 40):02d}</td></tr>"
+        for s, ok in ((s, r.random() < 0.7) for s in r.sample(KINO_STORES, r.randint(1, 4)))
+    )
+    cards = "".join(
+        "<div class='flex flex-col gap-1 rounded-lg border border-gray-200 p-3'>"
+        f"<a href='/products/{_isbn13(r)}'><img class='aspect-[2/3] w-full object-cover' "
+        f"src='/covers/{i}.jpg' alt='{e(t)}'></a>"
+        f"<p class='line-clamp-2 text-sm font-medium'>{e(t)}</p>"
+        f"<p class='text-xs text-gray-500'>{e(a)}</p>"
+        f"<p class='text-sm font-semibold text-red-700'>{e(p)}</p></div>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    sale = _on_sale(b)
+    return _page(
+        "Kinokuniya Singapore",
+        f"<script type='application/ld+json'>{ld}</script>"
+        "<div id='quick-view' class='fixed inset-0 z-50 hidden' role='dialog' aria-modal='true'>"
+        f"<div class='rounded bg-white p-6'><h2 class='text-lg font-semibold'>{e(b.title)}</h2>"
+        f"<p class='text-xl font-bold'>{e(b.price)}</p><p class='text-xs'>ISBN {b.isbn}</p></div></div>"
+        "<div class='bg-gray-900 py-1 text-center text-xs text-white'>Free delivery for orders above S$60"
+        "</div>"
+        "<main class='container mx-auto px-4 py-6'>"
+        "<nav aria-label='Breadcrumb' class='mb-4 text-sm text-gray-500'><ol class='flex flex-wrap gap-1'>"
+        "<li><a href='/'>Home</a> /</li><li><a href='/books'>Books</a> /</li>"
+        "<li><a href='/books/english'>English Books</a> /</li>"
+        "<li><a href='/books/english/fiction'>Fiction</a></li></ol></nav>"
+        "<div class='grid grid-cols-1 gap-8 md:grid-cols-12'>"
+        "<div class='md:col-span-4'>"
+        f"<img class='w-full rounded shadow' src='/covers/{b.isbn}.jpg' alt='{e(b.title)}'></div>"
+        "<div class='md:col-span-8'>"
+        f"<h1 class='text-2xl font-semibold leading-tight text-gray-900'>{e(b.title)}</h1>"
+        + (f"<p class='mt-1 text-sm italic text-gray-600'>{e(b.series)}</p>" if b.series else "")
+        + f"<p class='mt-2 text-sm text-gray-700'>by {authors}</p>"
+        "<p class='mt-1 text-xs uppercase tracking-wide text-gray-500'>"
+        f"{e(b.binding)} | {e(b.publisher)} | {e(b.published)}</p>"
+        "<div class='mt-4 flex items-baseline gap-3'>"
+        f"<span class='text-3xl font-bold text-red-700'>{e(b.price)}</span>"
+        + (f"<span class='text-base text-gray-400 line-through'>{e(b.list_price)}</span>" if sale else "")
+        + "</div>"
+        "<p class='mt-1 text-sm text-gray-600'>Privilege Card member price: "
+        f"<span class='font-semibold'>S${amount * 0.9:.2f}</span></p>"
+        "<p class='text-xs text-gray-400'>Prices include GST</p>"
+        "<div class='mt-4 flex gap-2'>"
+        "<button class='rounded bg-red-700 px-6 py-2 font-semibold text-white'>Add to Cart</button>"
+        "<button class='rounded border px-4 py-2' data-open='quick-view'>Quick view</button></div>"
+        "<div class='mt-6'><h2 class='mb-2 text-sm font-semibold uppercase text-gray-500'>Store availability"
+        f"</h2><table class='w-full text-sm'><tbody>{stores}</tbody></table></div></div></div>"
+        "<section class='mt-10'><h2 class='mb-3 text-lg font-semibold'>Product Details</h2>"
+        f"<dl class='grid grid-cols-3 gap-x-4 gap-y-2 text-sm'>{dl}</dl></section>"
+        "<section class='mt-8'><h2 class='mb-3 text-lg font-semibold'>Description</h2>"
+        f"<p class='text-sm leading-relaxed'>First published on {e(b.first_published)}, this "
+        f"{e(b.binding.lower())} edition runs to {b.pages} pages.</p></section>"
+        "<section class='mt-10'><h2 class='mb-3 text-lg font-semibold'>Customers who bought this also bought"
+        f"</h2><div class='grid grid-cols-2 gap-4 md:grid-cols-4'>{cards}</div></section></main>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -7525,6 +8051,13 @@ SPARE_HELD_OUT = [
     SiteStyle("walmart", walmart_item, month_comma_year, "$"),
     SiteStyle("bookscomtw", bookscomtw_product, slash_date, "TWD"),
     SiteStyle("decitre", decitre_product, slash_dmy, "€"),
+]
+# Batch 23, written without reading the learner's code; not yet scored.
+SPARE_HELD_OUT_2 = [
+    SiteStyle("thriftbooks", thriftbooks_work, month_year, "$"),
+    SiteStyle("aladin", aladin_product, iso_date, "원"),
+    SiteStyle("estantevirtual", estantevirtual_book, year_only, "BRL"),
+    SiteStyle("kinokuniya", kinokuniya_product, slash_dmy, "S$"),
 ]
 
 
