@@ -7936,6 +7936,632 @@ def kinokuniya_product(b: Book) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Batch 24: written without reading the learner's code, copying the page shapes of a German
+# bookseller chain, a UK online bookshop with schema.org microdata, a Mexican bookshop on
+# Magento 2 and the Slovak store of a Czech online bookshop.
+
+HUGENDUBEL_STORES = ["München Marienplatz", "Frankfurt Steinweg", "Berlin Tauentzienstraße",
+                     "Hamburg Jungfernstieg", "Nürnberg Ludwigsplatz"]  # fmt: skip
+HUGENDUBEL_REVIEWERS = ["Leserin aus Köln", "Bücherwurm73", "Kundin aus Nürnberg", "M. Schneider"]
+HUGENDUBEL_COMMENTS = ["Spannend bis zur letzten Seite.", "Schönes Englisch, gut lesbar.",
+                       "Hat mich leider nicht gepackt."]  # fmt: skip
+HUGENDUBEL_ROLES = [("Übersetzt von", "Übersetzer"), ("Illustriert von", "Illustrator"),
+                    ("Herausgegeben von", "Herausgeber")]  # fmt: skip
+WEEKDAYS_DE = ["Mo", "Di", "Mi", "Do", "Fr", "Sa"]
+
+
+def hugendubel_product(b: Book) -> str:
+    """A German bookseller chain's page for an English book (Hugendubel's shape, BEM classes and
+    ``data-qa`` attributes): JSON-LD and a mobile price box hidden by a class rule first; crumbs
+    "Startseite > Bücher > Englische Bücher > ..."; the h1, the series on some pages, "Buch
+    (Paperback)" and "Englisch"; the byline "von A, B und C" as links, an "Übersetzt von" or
+    "Illustriert von" line on some pages; "Weitere Ausgaben" tiles of every binding with its own
+    date in the page's "05.03.2020" form and price, plus eBook and audiobook; the price "12,99 €"
+    beside a struck "statt" price and "-12%" on sale pages, "inkl. MwSt.", a delivery date in the
+    same form and a store's stock; "Beschreibung" naming the first edition's date; "Produktdetails"
+    as a th/td table ("Autor" all names in one "A, B" text, "Einband", "Erscheinungsdatum",
+    "Verlag" link, "ISBN/EAN", "ISBN-10", "Artikelnummer"); reviews dated in the same form naming
+    the binding they rated; "Weitere Titel von" and "Kunden kauften auch" carousels."""
+    r = random.Random(b.isbn + "hugendubel")
+    amount = _euros(b.price)
+    sale = _on_sale(b)
+    ld = json.dumps(
+        {"@context": "https://schema.org", "@type": "Product", "name": b.title, "gtin13": b.isbn,
+         "sku": b.sku, "brand": {"@type": "Brand", "name": b.publisher},
+         "offers": {"@type": "Offer", "price": f"{amount:.2f}", "priceCurrency": "EUR",
+                    "availability": "https://schema.org/InStock"}},
+        ensure_ascii=False,
+    ).replace("</", "<\\/")  # fmt: skip
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    role_line, role_label = r.choice(HUGENDUBEL_ROLES)
+
+    def person(n: str) -> str:
+        return (
+            f"<a class='product-header__author-link' data-qa='author-link' "
+            f"href='/de/autor/{e(n.lower().replace(' ', '-').replace('.', ''))}'>{e(n)}</a>"
+        )
+
+    links = [person(n) for n in b.authors]
+    byline = links[0] if len(links) == 1 else ", ".join(links[:-1]) + " und " + links[-1]
+    year = int(b.published[-4:])
+    editions = ""
+    for k, x in enumerate(BINDINGS):
+        current = x == b.binding
+        date = b.published if current else dot_date(r.randint(2015, 2022), r.randint(1, 12), r.randint(1, 28))
+        editions += (
+            f"<li class='edition-tile{' edition-tile--active' if current else ''}' data-qa='edition-tile'>"
+            f"<a href='/de/buch_kartoniert/{e(b.slug)}/{30000000 + int(b.isbn[-6:]) + k}"
+            "-produkt-details.html'>"
+            f"<span class='edition-tile__format'>{e(x)}</span>"
+            f"<span class='edition-tile__date'>{date}</span>"
+            f"<span class='edition-tile__price'>{e(b.price if current else _other_price(b, k))}</span>"
+            "</a></li>"
+        )
+    editions += (
+        "<li class='edition-tile' data-qa='edition-tile'><a href='/de/ebook_epub/x.html'>"
+        "<span class='edition-tile__format'>eBook (ePUB)</span>"
+        f"<span class='edition-tile__price'>{_euro_text(amount * 0.72)}</span></a></li>"
+        "<li class='edition-tile' data-qa='edition-tile'><a href='/de/hoerbuch_download/x.html'>"
+        "<span class='edition-tile__format'>Hörbuch-Download (MP3)</span>"
+        f"<span class='edition-tile__price'>{_euro_text(amount * 1.3)}</span></a></li>"
+    )
+    pct = round(100 * (1 - amount / _euros(b.list_price)))
+    price_box = (
+        f"<span class='price-box__price' data-qa='price'>{e(b.price)}</span>"
+        + (
+            f"<span class='price-box__old'>statt <del>{e(b.list_price)}</del></span>"
+            f"<span class='price-box__badge'>-{pct}%</span>"
+            if sale
+            else ""
+        )
+    )
+    delivery = dot_date(year + 5, r.randint(1, 12), r.randint(1, 28))
+    rows = [("Autor", e(", ".join(b.authors)))]
+    if helpers:
+        rows.append((role_label, e(helpers[0])))
+    rows += [("Einband", e(b.binding)), ("Erscheinungsdatum", e(b.published))]
+    if b.edition:
+        rows.append(("Auflage", e(b.edition)))
+    rows.append(("Verlag", f"<a href='/de/verlag/{e(b.publisher.replace(' ', '-'))}'>{e(b.publisher)}</a>"))
+    if b.series:
+        rows.append(("Reihe", e(b.series)))
+    rows += [("Seitenzahl", str(b.pages)),
+             ("Maße", f"Höhe {r.randint(178, 240)} mm, Breite {r.randint(108, 160)} mm, Dicke "
+                      f"{r.randint(12, 45)} mm"),
+             ("Gewicht", f"{r.randint(150, 900)} g"), ("Sprache", "Englisch"),
+             ("ISBN-10", _isbn10(b.isbn)), ("ISBN/EAN", b.isbn), ("Artikelnummer", e(b.sku))]  # fmt: skip
+    details = "".join(
+        f"<tr class='product-details__row'><th class='product-details__label'>{k}</th>"
+        f"<td class='product-details__value'>{v}</td></tr>"
+        for k, v in rows
+    )
+    more_by = "".join(
+        "<div class='product-tile' data-qa='product-tile'>"
+        f"<a href='/de/buch/{e(t.lower().replace(' ', '-'))}'><img src='/media/{i}.jpg' alt='{e(t)}'></a>"
+        f"<p class='product-tile__title'>{e(t)}</p><p class='product-tile__author'>{e(b.authors[0])}</p>"
+        f"<p class='product-tile__format'>Buch ({e(BINDINGS[(i + 1) % 3])})</p>"
+        f"<p class='product-tile__price'>{e(_euro_text(_euros(p) * 0.9))}</p></div>"
+        for i, (t, p) in enumerate((_title(r), p) for _, _, p in b.related[:2])
+    )
+    cards = "".join(
+        "<div class='product-tile' data-qa='product-tile'>"
+        f"<a href='/de/buch/{e(t.lower().replace(' ', '-'))}'><img src='/media/r{i}.jpg' alt='{e(t)}'></a>"
+        f"<p class='product-tile__title'>{e(t)}</p><p class='product-tile__author'>{e(a)}</p>"
+        f"<p class='product-tile__format'>Buch ({e(BINDINGS[i % 3])})</p>"
+        f"<p class='product-tile__price'>{e(p)}</p></div>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    reviews = "".join(
+        "<li class='review'>"
+        f"<span class='review__stars' data-rating='{r.randint(2, 5)}'></span>"
+        f"<span class='review__author'>{r.choice(HUGENDUBEL_REVIEWERS)}</span> "
+        f"<span class='review__date'>am "
+        f"{dot_date(year + r.randint(1, 4), r.randint(1, 12), r.randint(1, 28))}</span>"
+        f"<p class='review__text'>{r.choice(HUGENDUBEL_COMMENTS)}</p>"
+        f"<p class='review__edition'>Bewertete Ausgabe: {e(r.choice(BINDINGS))}</p></li>"
+        for _ in range(r.randint(0, 3))
+    )
+    store = r.choice(HUGENDUBEL_STORES)
+    return _page(
+        "Hugendubel",
+        "<style>.price-box--mobile{display:none}</style>"
+        f"<script type='application/ld+json'>{ld}</script>"
+        "<div class='service-bar'>Versandkostenfrei nach Deutschland &middot; Click &amp; Collect in "
+        "über 100 Filialen</div>"
+        "<nav class='main-nav'><a href='/de/buecher'>Bücher</a> <a href='/de/ebooks'>eBooks</a> "
+        "<a href='/de/hoerbuecher'>Hörbücher</a> <a href='/de/englische-buecher'>Englische Bücher</a> "
+        "<a href='/de/filialen'>Filialen</a></nav>"
+        "<div class='price-box price-box--mobile' data-qa='price-box-mobile'>"
+        f"<span class='price-box__price'>{e(b.price)}</span><span class='price-box__title'>{e(b.title)}"
+        "</span><button>In den Warenkorb</button></div>"
+        "<ol class='breadcrumb' itemscope itemtype='https://schema.org/BreadcrumbList'>"
+        "<li class='breadcrumb__item'><a href='/de/'>Startseite</a></li>"
+        "<li class='breadcrumb__item'><a href='/de/buecher'>Bücher</a></li>"
+        "<li class='breadcrumb__item'><a href='/de/englische-buecher'>Englische Bücher</a></li>"
+        f"<li class='breadcrumb__item'><a href='/de/englische-buecher/fiction'>"
+        f"{r.choice(['Fiction & Literature', 'Contemporary Fiction', 'Romane & Erzählungen'])}</a></li></ol>"
+        "<div class='product-detail'><div class='product-detail__gallery'>"
+        f"<img src='/media/cover/{b.isbn}.jpg' alt='{e(b.title)}'></div>"
+        "<div class='product-detail__main'><div class='product-header'>"
+        f"<h1 class='product-header__title' data-qa='product-title'>{e(b.title)}</h1>"
+        + (f"<p class='product-header__series'>{e(b.series)}</p>" if b.series else "")
+        + "<p class='product-header__type'>"
+        f"<span class='product-header__format'>Buch ({e(b.binding)})</span> "
+        "<span class='product-header__language'>Englisch</span></p>"
+        f"<p class='product-header__authors'>von {byline}</p>"
+        + (f"<p class='product-header__contributors'>{role_line} {person(helpers[0])}</p>" if helpers else "")
+        + "<div class='product-header__rating'>"
+        f"<span class='stars' data-rating='{r.randint(30, 50) / 10}'></span> "
+        f"<a href='#bewertungen'>({r.randint(0, 40)})</a></div></div>"
+        f"<div class='editions'><h2 class='editions__title'>Weitere Ausgaben</h2><ul>{editions}</ul></div>"
+        "</div><div class='product-detail__buy'>"
+        f"<div class='price-box' data-qa='price-box'>{price_box}"
+        "<p class='price-box__tax'>inkl. MwSt., <a href='/de/versandkosten'>versandkostenfrei</a></p></div>"
+        f"<p class='delivery' data-qa='delivery'>{r.choice(['Sofort lieferbar', 'Lieferbar in 2-3 Tagen'])}"
+        f" &middot; Lieferung bis {r.choice(WEEKDAYS_DE)}, {delivery}</p>"
+        "<button class='button button--primary' data-qa='add-to-cart'>In den Warenkorb</button>"
+        "<button class='button button--secondary'>Auf den Merkzettel</button>"
+        f"<div class='store-stock'>In Ihrer Filiale <strong>{e(store)}</strong>: "
+        f"{r.choice(['vorrätig', 'bestellbar, abholbereit in 2 Tagen'])}</div></div></div>"
+        "<section class='product-description'><h2>Beschreibung</h2>"
+        f"<p>Erstmals erschienen am {e(b.first_published)}. Diese Ausgabe ({e(b.binding)}) erscheint bei "
+        f"{e(b.publisher)} und umfasst {b.pages} Seiten.</p></section>"
+        "<section class='product-details'><h2>Produktdetails</h2>"
+        f"<table class='product-details__table'><tbody>{details}</tbody></table></section>"
+        "<section class='author-info'><h2>Autoren-Porträt</h2>"
+        f"<p>{e(b.authors[0])} lebt und schreibt in {r.choice(CITIES)}.</p></section>"
+        f"<section id='bewertungen' class='reviews'><h2>Kundenbewertungen</h2><ul>{reviews}</ul></section>"
+        f"<section class='carousel'><h2>Weitere Titel von {e(b.authors[0])}</h2>"
+        f"<div class='carousel__track'>{more_by}</div></section>"
+        f"<section class='carousel'><h2>Kunden kauften auch</h2><div class='carousel__track'>{cards}</div>"
+        "</section>",
+    )
+
+
+def dmy_short_date(y: int, m: int, d: int) -> str:
+    """A UK bookshop's "05 Mar 2020" (the day always two digits)."""
+    return f"{d:02d} {MONTHS_SHORT[m - 1]} {y}"
+
+
+BD_IMPRINTS = {"Penguin Books": "Penguin Classics", "Vintage": "Vintage Classics",
+               "Harper Collins": "HarperCollins Publishers", "Tor": "Tor Books"}  # fmt: skip
+BD_PLACES = ["London, United Kingdom", "New York, United States", "Toronto, Canada"]
+BD_QUOTES = ["A dazzling, big-hearted novel.", "Utterly gripping from first page to last.",
+             "Wise, funny and quietly devastating."]  # fmt: skip
+BD_PAPERS = ["Guardian", "The Times", "Observer", "Sunday Telegraph", "Financial Times"]
+
+
+def bookdepository_item(b: Book) -> str:
+    """A UK online bookshop's item page (Book Depository's shape, server-rendered with schema.org
+    microdata and Bootstrap ``hidden-*`` classes): a ``dataLayer`` script and a mobile price block
+    hidden by the page's ``.hidden-md`` rule first; the h1 ``itemprop=name``, "Part of the ...
+    series" on some pages; "By (author) A , By (author) B" with each name in an ``itemprop=author``
+    Person, "Illustrated by"/"Translated by" contributors on some pages; the format and language
+    under it; a Goodreads rating count; the price "£12.99" beside "RRP £15.99" and "Save £3.00" on
+    sale pages; "Free delivery worldwide" and dispatch text; a description naming the first
+    edition's date; "Product details" as label/span items: "Format" as "Paperback | 320 pages",
+    "Publication date" in "05 Mar 2020" form, "Publisher" as a linked Organization, a look-alike
+    "Imprint", "ISBN10", "ISBN13", "Bestsellers rank", "Product code"; review quotes signed by
+    other people; "People who bought this also bought" cards with the same Book microdata, each
+    with its own author, publication date, format and prices."""
+    r = random.Random(b.isbn + "bookdepository")
+    amount = _pounds(b.price)
+    list_amount = _pounds(b.list_price)
+    sale = _on_sale(b)
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    role = r.choice(["Illustrated by", "Translated by", "Edited by"])
+    layer = json.dumps(
+        {"pageType": "product", "productIsbn": b.isbn, "productTitle": b.title,
+         "productPrice": f"{amount:.2f}", "currencyCode": "GBP"},
+    ).replace("</", "<\\/")  # fmt: skip
+
+    def person(n: str, label: str, prop: str) -> str:
+        return (
+            f"{label} <span itemprop='{prop}' itemscope itemtype='http://schema.org/Person'>"
+            f"<a itemprop='name' href='/author/{e(n.replace(' ', '-'))}'>{e(n)}</a></span>"
+        )
+
+    schema_format = "Hardcover" if "Hard" in b.binding else "Paperback"
+    byline = " , ".join(
+        [person(n, "By (author)", "author") for n in b.authors]
+        + [person(h, role, "contributor") for h in helpers]
+    )
+    price_block = (
+        f"<span class='sale-price'>{e(b.price)}</span>"
+        + (
+            f" <span class='rrp-title'>RRP</span> <span class='list-price'>{e(b.list_price)}</span>"
+            f"<p class='price-save'>Save <span>£{list_amount - amount:.2f}</span></p>"
+            if sale
+            else ""
+        )
+    )
+    year = int(b.published[-4:])
+    items = [("Format", f"{e(b.binding)} | {b.pages} pages"),
+             ("Dimensions", f"{r.randint(108, 160)} x {r.randint(178, 240)} x {r.randint(12, 45)}mm | "
+                            f"{r.randint(150, 900)}g"),
+             ("Publication date", f"<span itemprop='datePublished'>{e(b.published)}</span>"),
+             ("Publisher", f"<a href='/publishers/{e(b.publisher.replace(' ', '-'))}' "
+                           "itemprop='publisher' itemscope itemtype='http://schema.org/Organization'>"
+                           f"<span itemprop='name'>{e(b.publisher)}</span></a>"),
+             ("Imprint", e(BD_IMPRINTS[b.publisher])),
+             ("Publication City/Country", r.choice(BD_PLACES)), ("Language", "English")]  # fmt: skip
+    if b.edition:
+        items.append(("Edition Statement", e(b.edition)))
+    items += [("ISBN10", _isbn10(b.isbn)), ("ISBN13", f"<span itemprop='isbn'>{b.isbn}</span>"),
+              ("Bestsellers rank", f"{r.randint(1000, 999999):,}"), ("Product code", e(b.sku))]  # fmt: skip
+    biblio = "".join(f"<li><label>{k}</label> <span>{v}</span></li>" for k, v in items)
+    quotes = "".join(
+        f"<p class='review-quote'>'{r.choice(BD_QUOTES)}' <span class='quote-source'>{e(n)}, "
+        f"{r.choice(BD_PAPERS)}</span></p>"
+        for n in _others(r, b, r.randint(1, 2))
+    )
+    cards = "".join(
+        "<div class='book-item' itemscope itemtype='http://schema.org/Book'>"
+        f"<meta itemprop='isbn' content='{_isbn13(r)}'>"
+        f"<div class='item-img'><a href='/{e(t.replace(' ', '-'))}/{_isbn13(r)}'>"
+        f"<img src='/assets/covers/{i}.jpg' alt='{e(t)}'></a></div>"
+        f"<div class='item-info'><h3 class='title'><a itemprop='name' href='/x/{i}'>{e(t)}</a></h3>"
+        f"<p class='author'><span itemprop='author' itemscope itemtype='http://schema.org/Person'>"
+        f"<a itemprop='name' href='/author/{e(a.replace(' ', '-'))}'>{e(a)}</a></span></p>"
+        f"<p class='published' itemprop='datePublished'>"
+        f"{dmy_short_date(r.randint(2010, 2022), r.randint(1, 12), r.randint(1, 28))}</p>"
+        f"<p class='format'>{e(BINDINGS[(i + 2) % 3])}</p>"
+        f"<div class='price-wrap'><span class='sale-price'>{e(p)}</span>"
+        + (f" <span class='rrp'>£{_pounds(p) + r.randint(1, 5):.2f}</span>" if i % 2 == 0 else "")
+        + "</div></div><div class='item-actions'><a class='btn btn-sm btn-primary add-to-basket' "
+        "href='#'>Add to basket</a></div></div>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    return _page(
+        "Book Depository",
+        "<style>.hidden-md,.hidden-lg{display:none}</style>"
+        f"<script>var dataLayer = [{layer}];</script>"
+        "<div class='top-banner'>Free delivery worldwide on all books</div>"
+        "<div class='currency-select'>Change currency: <a href='?selectCurrency=GBP'>£ GBP</a> "
+        "<a href='?selectCurrency=EUR'>€ EUR</a> <a href='?selectCurrency=USD'>$ USD</a></div>"
+        "<div class='page-slide'><div class='content-wrap'>"
+        "<div class='item-wrap' itemscope itemtype='http://schema.org/Book'>"
+        f"<meta itemprop='bookFormat' content='http://schema.org/{schema_format}'>"
+        "<div class='item-block'><div class='item-img'><div class='item-img-content'>"
+        f"<img itemprop='image' src='/assets/jackets/lrg/{b.isbn}.jpg' alt='{e(b.title)}'></div></div>"
+        "<div class='item-info'>"
+        "<div class='price item-price-wrap hidden-md hidden-lg'>"
+        f"<span class='sale-price'>{e(b.price)}</span></div>"
+        f"<h1 itemprop='name'>{e(b.title)}</h1>"
+        + (
+            f"<div class='series'>Part of the <a href='/series/x'>{e(b.series)}</a> series</div>"
+            if b.series
+            else ""
+        )
+        + f"<div class='author-info'>{byline}</div>"
+        "<div class='rating-wrap'><div class='stars'></div> "
+        f"<span class='rating-count'>{r.randint(300, 500) / 100:.2f} ({r.randint(20, 90000):,} ratings by "
+        "Goodreads)</span></div>"
+        f"<ul class='meta-info'><li><span>{e(b.binding)}</span></li><li>English</li></ul>"
+        "<div class='item-excerpt trunc' itemprop='description' data-height='230'>"
+        f"<p>First published {e(b.first_published)}. This {e(b.binding.lower())} edition from "
+        f"{e(b.publisher)} runs to {b.pages} pages.</p><a href='#description'>show more</a></div></div>"
+        "<div class='item-tools'><div class='price-info-wrap'>"
+        f"<div class='price item-price-wrap hidden-xs hidden-sm'>{price_block}</div>"
+        "<div class='delivery-text'>Free delivery worldwide</div>"
+        f"<div class='availability-text'><p class='stock'>Available. Dispatched from the UK in "
+        f"{r.randint(1, 4)} business days</p><p class='delivery-date'>When will my order arrive?</p></div>"
+        "<div class='btn-wrap'><a class='btn btn-lg btn-primary add-to-basket' href='#'>Add to basket</a>"
+        "<a class='btn btn-link add-to-wishlist' href='#'>Add to wishlist</a></div></div></div></div>"
+        "<div class='biblio-wrap'><div class='biblio-info-wrap'><h2 class='biblio-title'>Product details</h2>"
+        f"<ul class='biblio-info'>{biblio}</ul></div></div>"
+        "<div class='item-description' id='description'><h2>Review quote</h2>"
+        f"{quotes}<h2>About {e(b.authors[0])}</h2>"
+        f"<p>{e(b.authors[0])} was born in {r.choice(CITIES)} in {year - r.randint(30, 60)}.</p></div>"
+        "</div>"
+        "<div class='block-wrap'><h2 class='block-title'>People who bought this also bought</h2>"
+        f"<div class='block-slider'>{cards}</div></div>"
+        "<div class='sidebar'><h3>Bestsellers in Contemporary Fiction</h3><ol class='bestsellers'>"
+        + "".join(f"<li><a href='/bestsellers/{k}'>{e(_title(r))}</a></li>" for k in range(3))
+        + "</ol></div></div></div>",
+    )
+
+
+GANDHI_STORES = ["Gandhi Miguel Ángel de Quevedo", "Gandhi Madero", "Gandhi Guadalajara Chapultepec",
+                 "Gandhi Satélite", "Gandhi Monterrey Valle"]  # fmt: skip
+GANDHI_ROLES = ["Traductor", "Ilustrador", "Prólogo"]
+
+
+def _magento_price(pid: str, amount: float, text: str, kind: str, label: str = "") -> str:
+    """A Magento 2 price: the amount in ``data-price-amount``, the text in a ``price`` span."""
+    return (
+        "<span class='price-container price-final_price tax weee'>"
+        + (f"<span class='price-label'>{label}</span>" if label else "")
+        + f"<span id='{'old-price' if kind == 'oldPrice' else 'product-price'}-{pid}' "
+        f"data-price-amount='{amount:g}' data-price-type='{kind}' class='price-wrapper '>"
+        f"<span class='price'>{e(text)}</span></span></span>"
+    )
+
+
+def gandhi_product(b: Book) -> str:
+    """A Mexican bookshop's page for an imported English book (Librería Gandhi's shape, Magento 2
+    Luma markup): a ``text/x-magento-init`` script with the price and a sticky add-to-cart bar
+    hidden by an inline style first; crumbs "Inicio > Libros > Libros en inglés > ..."; the h1
+    ``page-title`` span and author links below it; the Magento price box ("Precio especial"
+    "$12.99" over a struck "Precio regular" on sale pages) with ``data-price-amount`` numbers;
+    "Hasta 3 meses sin intereses de $x.xx"; the Monedero Gandhi amount; stock and the "SKU" block;
+    "Envío gratis en compras mayores a $499.00"; stock per store; tabs "Detalles" (prose naming the
+    first edition's date, "5 de marzo de 2020" form) and "Más información" (the additional-
+    attributes table: "Autor" all names in one "A, B" text, "Editorial", "Fecha de publicación",
+    "ISBN", "Encuadernación", ...); "Productos relacionados" cards in the same price-box markup
+    with their own authors and prices."""
+    r = random.Random(b.isbn + "gandhi")
+    amount = _dollars(b.price)
+    list_amount = _dollars(b.list_price)
+    sale = _on_sale(b)
+    pid = str(400000 + int(b.isbn[-5:]))
+    helpers = _others(r, b, 1) if r.random() < 0.3 else []
+    role = r.choice(GANDHI_ROLES)
+    init = json.dumps(
+        {"[data-role=priceBox][data-price-box=product-id-" + pid + "]": {"priceBox": {"priceConfig": {
+            "productId": pid, "priceFormat": {"pattern": "$%s", "precision": 2},
+            "prices": {"finalPrice": {"amount": amount},
+                       "oldPrice": {"amount": list_amount if sale else amount}}}}},
+         "*": {"Magento_GoogleTagManager/js/actions/product-detail": {"sku": b.sku, "name": b.title}}},
+        ensure_ascii=False,
+    ).replace("</", "<\\/")  # fmt: skip
+    authors = ", ".join(
+        f"<a class='product-autor__link' href='/catalogsearch/result/?q={e(n.replace(' ', '+'))}'>{e(n)}</a>"
+        for n in b.authors
+    )
+    if sale:
+        prices = (
+            "<span class='special-price'>"
+            + _magento_price(pid, amount, b.price, "finalPrice", "Precio especial")
+            + "</span><span class='old-price'>"
+            + _magento_price(pid, list_amount, b.list_price, "oldPrice", "Precio regular")
+            + "</span>"
+        )
+    else:
+        prices = _magento_price(pid, amount, b.price, "finalPrice")
+    installments = (
+        f"<div class='msi-banner'>Hasta 3 meses sin intereses de ${amount / 3:.2f}</div>"
+        if amount >= 10
+        else ""
+    )
+    rows = [("Autor", e(", ".join(b.authors)))]
+    if helpers:
+        rows.append((role, e(helpers[0])))
+    rows += [("Editorial", e(b.publisher)), ("Fecha de publicación", e(b.published)), ("ISBN", b.isbn),
+             ("Encuadernación", e(b.binding)), ("Número de páginas", str(b.pages)),
+             ("Idioma", "Inglés")]  # fmt: skip
+    if b.series:
+        rows.append(("Colección", e(b.series)))
+    if b.edition:
+        rows.append(("Edición", e(b.edition)))
+    rows.append(("Dimensiones", f"{r.randint(11, 16)} x {r.randint(18, 24)} cm"))
+    table = "".join(
+        f"<tr><th class='col label' scope='row'>{k}</th><td class='col data' data-th='{k}'>{v}</td></tr>"
+        for k, v in rows
+    )
+    stores = "".join(
+        f"<tr><td class='tienda'>{e(s)}</td><td class='existencia'>{r.randint(0, 6)}</td></tr>"
+        for s in r.sample(GANDHI_STORES, r.randint(2, 4))
+    )
+    cards = "".join(
+        "<li class='item product product-item'><div class='product-item-info'>"
+        f"<a class='product photo product-item-photo' href='/{e(t.lower().replace(' ', '-'))}-{i}'>"
+        f"<img class='product-image-photo' src='/media/catalog/product/r{i}.jpg' alt='{e(t)}'></a>"
+        "<div class='product details product-item-details'><strong class='product name product-item-name'>"
+        f"<a class='product-item-link' href='/{e(t.lower().replace(' ', '-'))}-{i}'>{e(t)}</a></strong>"
+        f"<div class='product-item-autor'>{e(a)}</div>"
+        f"<div class='price-box price-final_price' data-role='priceBox' data-product-id='{int(pid) + 7 + i}'>"
+        f"{_magento_price(str(int(pid) + 7 + i), _dollars(p), p, 'finalPrice')}</div>"
+        "<div class='product-item-actions'><button class='action tocart primary'>Agregar al carrito</button>"
+        "</div></div></div></li>"
+        for i, (t, a, p) in enumerate(b.related)
+    )
+    return _page(
+        "Librería Gandhi",
+        f"<script type='text/x-magento-init'>{init}</script>"
+        "<div class='sticky-addtocart' style='display: none;'>"
+        f"<span class='sticky-addtocart__name'>{e(b.title)}</span>"
+        f"<span class='sticky-addtocart__price'>{e(b.price)}</span>"
+        "<button class='action tocart primary'>Agregar al carrito</button></div>"
+        "<div class='panel header'><ul class='header links'><li><a href='/customer/account/login/'>Iniciar "
+        "sesión</a></li><li><a href='/customer/account/create/'>Crear una cuenta</a></li></ul></div>"
+        "<div class='promo-bar'>Envío gratis en compras mayores a $499.00</div>"
+        "<div class='breadcrumbs'><ul class='items'>"
+        "<li class='item home'><a href='/' title='Ir a la página de inicio'>Inicio</a></li>"
+        "<li class='item category'><a href='/libros'>Libros</a></li>"
+        "<li class='item category'><a href='/libros/libros-en-ingles'>Libros en inglés</a></li>"
+        f"<li class='item product'><strong>{e(b.title)}</strong></li></ul></div>"
+        "<main id='maincontent' class='page-main'><div class='columns'><div class='column main'>"
+        "<div class='product media'>"
+        "<img class='gallery-placeholder__image' "
+        f"src='/media/catalog/product/{b.isbn}.jpg' alt='{e(b.title)}'>"
+        "</div><div class='product-info-main'><div class='page-title-wrapper product'>"
+        "<h1 class='page-title'><span class='base' data-ui-id='page-title-wrapper' itemprop='name'>"
+        f"{e(b.title)}</span></h1></div>"
+        f"<div class='product-autor'>{authors}</div>"
+        "<div class='product-reviews-summary empty'><div class='reviews-actions'>"
+        "<a class='action add' href='#review-form'>Sé el primero en escribir una reseña</a></div></div>"
+        "<div class='product-info-price'>"
+        f"<div class='price-box price-final_price' data-role='priceBox' data-product-id='{pid}' "
+        f"data-price-box='product-id-{pid}'>{prices}</div>"
+        "<div class='product-info-stock-sku'><div class='stock available' title='Disponibilidad'>"
+        f"<span>{r.choice(['En existencia', 'Disponible en 3 a 5 días hábiles'])}</span></div>"
+        "<div class='product attribute sku'><strong class='type'>SKU</strong>"
+        f"<div class='value' itemprop='sku'>{e(b.sku)}</div></div></div></div>"
+        f"{installments}"
+        f"<div class='monedero'>Con esta compra acumulas <strong>${amount * 0.05:.2f}</strong> en tu "
+        "Monedero Gandhi</div>"
+        f"<div class='product-add-form'><form data-product-sku='{e(b.sku)}' action='/checkout/cart/add/' "
+        f"method='post' id='product_addtocart_form'><input type='hidden' name='product' value='{pid}'>"
+        f"<input type='hidden' name='item' value='{pid}'>"
+        "<div class='field qty'><label class='label' for='qty'><span>Cant.</span></label>"
+        "<input type='number' name='qty' id='qty' value='1'></div>"
+        "<button type='submit' class='action primary tocart' id='product-addtocart-button'>"
+        "<span>Agregar al carrito</span></button></form></div>"
+        "<div class='product-social-links'><a class='action towishlist' href='#'>Agregar a mis deseos</a>"
+        "</div>"
+        "<div class='disponibilidad-tiendas'><h3>Disponibilidad en tiendas</h3><table><thead><tr>"
+        f"<th>Tienda</th><th>Existencias</th></tr></thead><tbody>{stores}</tbody></table></div></div>"
+        "<div class='product info detailed'><div class='product data items' data-mage-init='{\"tabs\":{}}'>"
+        "<div class='data item title' id='tab-label-description'><a class='data switch' "
+        "href='#description'>Detalles</a></div>"
+        "<div class='data item content' id='description'><div class='product attribute description'>"
+        f"<div class='value'><p>Publicado originalmente el {e(b.first_published)}, {e(b.title)} llega en "
+        f"edición {e(b.binding)} de {e(b.publisher)}, con {b.pages} páginas.</p></div></div></div>"
+        "<div class='data item title' id='tab-label-additional'><a class='data switch' "
+        "href='#additional'>Más información</a></div>"
+        "<div class='data item content' id='additional'><div class='additional-attributes-wrapper "
+        "table-wrapper'><table class='data table additional-attributes' id='product-attribute-specs-table'>"
+        f"<caption class='table-caption'>Más información</caption><tbody>{table}</tbody></table></div></div>"
+        "<div class='data item title' id='tab-label-reviews'><a class='data switch' href='#reviews'>"
+        "Reseñas</a></div><div class='data item content' id='reviews'><p>Sólo los usuarios registrados "
+        "pueden escribir reseñas.</p></div></div></div>"
+        "<div class='block related'><div class='block-title title'><strong>Productos relacionados</strong>"
+        "</div><div class='block-content content'><ol class='products list items product-items'>"
+        f"{cards}</ol></div></div></div></div></main>",
+    )
+
+
+def sk_date(y: int, m: int, d: int) -> str:
+    """A Czech or Slovak shop's "5. 3. 2020" (day, month, year, each followed by a dot and a space)."""
+    return f"{d}. {m}. {y}"
+
+
+LIBRISTO_REVIEWERS = ["Zuzana K.", "Martin H.", "Lucia P.", "Peter V."]
+LIBRISTO_COMMENTS = ["Kniha prišla rýchlo a v poriadku.", "Výborné čítanie v origináli.",
+                     "Obálka bola trochu poškodená."]  # fmt: skip
+LIBRISTO_CATEGORIES = ["Súčasná beletria", "Klasická beletria", "Fantasy", "Historická beletria"]
+
+
+def libristo_product(b: Book) -> str:
+    """The Slovak store of a Czech online bookshop (Libristo's shape): a ``dataLayer`` push and a
+    closed ``<dialog>`` (the price watchdog, naming the title and price) first; crumbs "Knihy >
+    Knihy v angličtine > Beletria > ..."; the h1, author links "A, B", an "Ilustrácie:" line on
+    some pages; tags "Kniha", the binding and "Angličtina"; "4,3 z 5"; the price "12,99 €" with a
+    struck "Bežná cena" and "Ušetríte" on sale pages, points and a delivery date in the page's own
+    "5. 3. 2020" form; other formats with their prices; "Anotácia" naming the first edition's date;
+    "Kompletné informácie o knihe" as a th/td table repeating the title, "Autor" all names in one
+    "A, B" text, "Väzba", "Dátum vydania", "EAN" (the ISBN-13), "ISBN" (the ten-digit one),
+    "Libristo kód", "Vydavateľstvo"; reader reviews in the same date form; "Ďalšie knihy autora" and
+    "Mohlo by vás zaujímať" cards with authors, formats and prices."""
+    r = random.Random(b.isbn + "libristo")
+    amount = _euros(b.price)
+    list_amount = _euros(b.list_price)
+    sale = _on_sale(b)
+    code = 10000000 + int(b.isbn[-7:])
+    helpers = _others(r, b, 1) if r.random() < 0.25 else []
+    layer = json.dumps(
+        {"event": "view_item", "ecommerce": {"currency": "EUR", "value": amount, "items": [
+            {"item_id": str(code), "item_name": b.title, "item_brand": b.publisher, "price": amount}]}},
+        ensure_ascii=False,
+    ).replace("</", "<\\/")  # fmt: skip
+    authors = ", ".join(
+        f"<a class='detail-authors__link' href='/sk/autor/{e(n.lower().replace(' ', '-').replace('.', ''))}'>"
+        f"{e(n)}</a>"
+        for n in b.authors
+    )
+    year = int(b.published[-4:])
+    delivery = sk_date(year + 5, r.randint(1, 12), r.randint(1, 28))
+    formats = "".join(
+        f"<li class='detail-formats__item'><a href='/sk/kniha/{e(b.slug)}_{code + k + 1}'>"
+        f"<span class='detail-formats__name'>{e(x)}</span> "
+        f"<span class='detail-formats__price'>{e(_other_price(b, k))}</span></a></li>"
+        for k, x in enumerate(BINDINGS)
+        if x != b.binding
+    )
+    formats += (
+        "<li class='detail-formats__item'><a href='/sk/e-kniha/x'><span class='detail-formats__name'>E-kniha"
+        f"</span> <span class='detail-formats__price'>{_euro_text(amount * 0.65)}</span></a></li>"
+    )
+    rows = [("Názov", e(b.title)), ("Autor", e(", ".join(b.authors)))]
+    if helpers:
+        rows.append(("Ilustrácie", e(helpers[0])))
+    rows += [("Jazyk", "Angličtina"), ("Väzba", e(b.binding)), ("Dátum vydania", e(b.published)),
+             ("Počet strán", str(b.pages)), ("EAN", b.isbn), ("ISBN", _isbn10(b.isbn)),
+             ("Libristo kód", e(b.sku)), ("Vydavateľstvo", e(b.publisher))]  # fmt: skip
+    if b.series:
+        rows.append(("Edícia", e(b.series)))
+    if b.edition:
+        rows.append(("Vydanie", e(b.edition)))
+    rows += [("Hmotnosť", f"{r.randint(150, 900)} g"),
+             ("Rozmery", f"{r.randint(108, 160)} × {r.randint(178, 240)} × "
+                         f"{r.randint(12, 45)} mm")]  # fmt: skip
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    reviews = "".join(
+        "<div class='review'>"
+        f"<div class='review__head'><strong>{r.choice(LIBRISTO_REVIEWERS)}</strong> "
+        "<span class='review__date'>"
+        f"{sk_date(year + r.randint(1, 4), r.randint(1, 12), r.randint(1, 28))}</span>"
+        f"<span class='review__stars'>{r.randint(2, 5)}/5</span></div>"
+        f"<p>{r.choice(LIBRISTO_COMMENTS)}</p></div>"
+        for _ in range(r.randint(0, 3))
+    )
+
+    def cards(items: list[tuple[str, str, str]], prefix: str) -> str:
+        return "".join(
+            "<div class='product-card'>"
+            f"<a class='product-card__img' href='/sk/kniha/{e(t.lower().replace(' ', '-'))}_{code + 50 + i}'>"
+            f"<img src='/img/{prefix}{i}.jpg' alt='{e(t)}'></a>"
+            f"<a class='product-card__title' href='/sk/kniha/x{i}'>{e(t)}</a>"
+            f"<span class='product-card__author'>{e(a)}</span>"
+            f"<span class='product-card__format'>{e(BINDINGS[(i + len(prefix)) % 3])}</span>"
+            f"<span class='product-card__price'>{e(p)}</span></div>"
+            for i, (t, a, p) in enumerate(items)
+        )
+
+    more_by = [(_title(r), b.authors[0], _euro_text(_euros(p) * 1.1)) for _, _, p in b.related[1:3]]
+    score = r.randint(30, 50) / 10
+    return _page(
+        "Libristo",
+        f"<script>window.dataLayer = window.dataLayer || []; dataLayer.push({layer});</script>"
+        "<dialog id='watchdog' class='modal'><form method='dialog'>"
+        f"<h2>Strážny pes</h2><p>Upozorníme vás, keď cena knihy {e(b.title)} klesne pod {e(b.price)}.</p>"
+        "<input type='email' name='email' placeholder='Váš e-mail'><button>Nastaviť</button></form></dialog>"
+        "<div class='topbar'>Doprava zadarmo od 39 € &middot; Viac ako 13 miliónov kníh</div>"
+        "<ol class='breadcrumbs'><li><a href='/sk/'>Libristo</a></li>"
+        "<li><a href='/sk/knihy'>Knihy</a></li>"
+        "<li><a href='/sk/knihy-v-anglictine'>Knihy v angličtine</a></li>"
+        "<li><a href='/sk/knihy-v-anglictine/beletria'>Beletria</a></li>"
+        f"<li><a href='/sk/knihy-v-anglictine/beletria/x'>{r.choice(LIBRISTO_CATEGORIES)}</a></li></ol>"
+        "<div class='detail'><div class='detail__cover'>"
+        f"<img src='/img/pre/big/{b.isbn}.jpg' alt='{e(b.title)}'></div>"
+        "<div class='detail__info'>"
+        f"<h1 class='detail-title'>{e(b.title)}</h1>"
+        f"<p class='detail-authors'>{authors}</p>"
+        + (f"<p class='detail-contributors'>Ilustrácie: {e(helpers[0])}</p>" if helpers else "")
+        + "<ul class='detail-tags'><li>Kniha</li>"
+        f"<li>{e(b.binding)}</li><li>Angličtina</li></ul>"
+        f"<div class='detail-rating'><span class='stars' style='width:{round(score * 20)}%'></span> "
+        f"{str(score).replace('.', ',')} z 5 ({r.randint(1, 60)} hodnotení)</div>"
+        "<div class='detail-formats'><h3>Dostupné aj v týchto formátoch</h3>"
+        f"<ul class='detail-formats__list'>{formats}</ul></div></div>"
+        "<div class='detail__buy'><div class='detail-price'>"
+        f"<strong class='detail-price__current'>{e(b.price)}</strong>"
+        + (
+            f"<span class='detail-price__before'>Bežná cena <s>{e(b.list_price)}</s></span>"
+            f"<span class='detail-price__save'>Ušetríte {_euro_text(list_amount - amount)}</span>"
+            if sale
+            else ""
+        )
+        + "</div>"
+        f"<p class='detail-stock'>{r.choice(['Na sklade', 'Na objednávku, odosielame do 14 dní'])}</p>"
+        f"<p class='detail-delivery'>Doručíme najneskôr {delivery}</p>"
+        f"<p class='detail-points'>Za nákup získate {round(amount * 10)} bodov</p>"
+        "<button class='btn btn--cart'>Do košíka</button>"
+        "<button class='btn btn--ghost' data-dialog='watchdog'>Strážny pes</button></div></div>"
+        "<section class='detail-annotation'><h2>Anotácia</h2>"
+        f"<p>Kniha prvýkrát vyšla {e(b.first_published)}. Vydanie vo väzbe {e(b.binding)} prináša "
+        f"{e(b.publisher)}, {b.pages} strán.</p></section>"
+        "<section class='detail-params'><h2>Kompletné informácie o knihe</h2>"
+        f"<table class='detail-params__table'><tbody>{table}</tbody></table></section>"
+        f"<section class='detail-reviews'><h2>Hodnotenia čitateľov</h2>{reviews or '<p>Zatiaľ žiadne.</p>'}"
+        "</section>"
+        f"<section class='carousel'><h2>Ďalšie knihy autora</h2>{cards(more_by, 'a')}</section>"
+        f"<section class='carousel'><h2>Mohlo by vás zaujímať</h2>{cards(b.related, 'rel')}</section>",
+    )
+
+
 @dataclass(frozen=True)
 class SiteStyle:
     name: str
@@ -8063,6 +8689,13 @@ SPARE_HELD_OUT = [
     SiteStyle("aladin", aladin_product, iso_date, "원"),
     SiteStyle("estantevirtual", estantevirtual_book, year_only, "BRL"),
     SiteStyle("kinokuniya", kinokuniya_product, slash_dmy, "S$"),
+]
+# Batch 24, written without reading the learner's code; not yet scored.
+SPARE_HELD_OUT_2 = [
+    SiteStyle("hugendubel", hugendubel_product, dot_date, "€"),
+    SiteStyle("bookdepository", bookdepository_item, dmy_short_date, "GBP"),
+    SiteStyle("gandhi", gandhi_product, es_date, "$"),
+    SiteStyle("libristo", libristo_product, sk_date, "€"),
 ]
 
 
