@@ -26,6 +26,36 @@ def test_hidden_blocks_are_candidates_only_after_visible_text(hide):
     assert any(h.hidden for h in hits)  # still there, for when nothing visible holds it
 
 
+STYLES = [
+    "<style>.mobile-only{display:none}</style>",
+    "<style>/* sticky */ .x, div.mobile-only { color: red; display: none !important }</style>",
+    "<style>#copy{visibility:hidden}</style>",
+]
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_block_the_pages_own_stylesheet_hides_is_hidden(style: str) -> None:
+    html = (
+        f"<html><head>{style}</head><body><div class='mobile-only' id='copy'><span>Olga Roe</span></div>"
+        "<p class='byline'>by <a>Olga Roe</a></p></body></html>"
+    )
+    hits = find_hits(page_of(html), "Olga Roe")
+    assert hits[0].el.tag == "a" and len(hits) > 1 and all(h.hidden for h in hits[1:])
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "<style>@media (min-width: 768px) { .mobile-only { display: none } }</style>",
+        "<style>.menu.open .mobile-only { display: none }</style>",
+        "<style>.mobile-only { display: block }</style>",
+    ],
+)
+def test_a_block_hidden_only_on_some_screens_or_in_some_state_is_not(style: str) -> None:
+    html = f"<html><head>{style}</head><body><div class='mobile-only'><span>Olga Roe</span></div>"
+    assert not any(h.hidden for h in find_hits(page_of(html), "Olga Roe"))
+
+
 def test_isbn_is_learned_from_the_visible_line_not_the_hidden_url():
     # The hidden URLs' slugs share "-the-" on both samples: a regex learned there breaks elsewhere.
     samples = [

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+import tinycss2
 from lxml import etree
 
 from browsercrawl.wrappers.model import _SKIP, TextIndex, norm, parse_html
@@ -69,14 +70,48 @@ def inside(inner: etree._Element, outer: etree._Element) -> bool:
     return any(a is outer for a in ancestors_or_self(inner.getparent()))
 
 
-def _hides(el: etree._Element) -> bool:
+def _hides(el: etree._Element, classes: frozenset[str], ids: frozenset[str]) -> bool:
+    """Hidden by an attribute, its inline style, a hiding utility class, or a class or id the
+    page's own stylesheet hides (:func:`hiding_rules`)."""
     if el.get("hidden") is not None or el.get("aria-hidden") == "true":
         return True
     if el.tag in _NEVER_SHOWN and (el.tag != "input" or el.get("type", "").lower() == "hidden"):
         return True
     if _HIDDEN_STYLE.search(el.get("style") or ""):
         return True
-    return bool(_HIDDEN_CLASSES & set((el.get("class") or "").split()))
+    if el.get("id") in ids:
+        return True
+    own = set((el.get("class") or "").split())
+    return bool(_HIDDEN_CLASSES & own or classes & own)
+
+
+_ONE_CLASS = re.compile(r"^(?:[a-z][\w-]*)?\.([\w-]+)$", re.I)
+_ONE_ID = re.compile(r"^(?:[a-z][\w-]*)?#([\w-]+)$", re.I)
+
+
+def hiding_rules(root: etree._Element) -> tuple[frozenset[str], frozenset[str]]:
+    """The classes and ids the page's own ``<style>`` hides (``.mobile-only{display:none}``).
+
+    A page repeats its title, authors and price in a sticky bar or a mobile block hidden by a
+    class of its own stylesheet, often before the block a person reads. Only top-level rules
+    count: one inside ``@media`` hides the block on some screens only, and a rule whose selector
+    is more than one class or id (``.open .menu``) hides it only in some state.
+    """
+    classes: set[str] = set()
+    ids: set[str] = set()
+    for style in root.iter("style"):
+        for rule in tinycss2.parse_stylesheet(style.text or "", skip_comments=True, skip_whitespace=True):
+            if rule.type != "qualified-rule":
+                continue
+            body = tinycss2.serialize(rule.content)
+            if not _HIDDEN_STYLE.search(body):
+                continue
+            for selector in tinycss2.serialize(rule.prelude).split(","):
+                if m := _ONE_CLASS.match(selector.strip()):
+                    classes.add(m.group(1))
+                elif m := _ONE_ID.match(selector.strip()):
+                    ids.add(m.group(1))
+    return frozenset(classes), frozenset(ids)
 
 
 @dataclass
@@ -149,7 +184,7 @@ def page_of(html: str | bytes) -> Page:
 def page_from_root(root: etree._Element, texts: TextIndex | None = None) -> Page:
     elements: list[etree._Element] = []
     hidden: set[etree._Element] = set()
-    _walk(root, False, elements, hidden)
+    _walk(root, False, elements, hidden, *hiding_rules(root))
     ids: dict[str, int] = {}
     for el in elements:
         if el.get("id"):
@@ -157,15 +192,17 @@ def page_from_root(root: etree._Element, texts: TextIndex | None = None) -> Page
     return Page(root, texts or TextIndex(root), elements, ids, hidden)
 
 
-def _walk(el: etree._Element, hidden: bool, out: list, hidden_set: set) -> None:
+def _walk(
+    el: etree._Element, hidden: bool, out: list, hidden_set: set, classes: frozenset[str], ids: frozenset[str]
+) -> None:
     if not isinstance(el.tag, str) or el.tag in _SKIP:
         return
-    hidden = hidden or _hides(el)
+    hidden = hidden or _hides(el, classes, ids)
     out.append(el)
     if hidden:
         hidden_set.add(el)
     for child in el:
-        _walk(child, hidden, out, hidden_set)
+        _walk(child, hidden, out, hidden_set, classes, ids)
 
 
 def units_form_a_run(els: list[etree._Element]) -> bool:
