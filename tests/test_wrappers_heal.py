@@ -561,3 +561,80 @@ def test_the_chosen_item_of_a_run_is_stepped_to_by_its_state_not_by_a_data_value
     page = page_of("<html><body><div><button data-format='paperback' aria-pressed='false'>P</button>"
                    "<button data-format='hardcover' aria-pressed='true'>H</button></div></body></html>")
     assert step(page.root.findall(".//button")[1]) == 'button[aria-pressed="true"]'
+
+
+EDITIONS = ["Hardcover", "Paperback", "Mass Market Paperback", "Audio CD"]
+
+
+def _editions(i: int) -> str:
+    """The page's binding is the current item of a list of every edition, told from the others
+    by one more class ("edition edition-current"), at a place that varies from page to page."""
+    current = i % len(EDITIONS)
+    items = "".join(
+        f"<li class='edition{' edition-current' if k == current else ''}'><a href='/e/{i}/{k}'>{e}</a>"
+        f"<span class='edition-price'>${10 + k}.{i % 90 + 10}</span></li>"
+        for k, e in enumerate(EDITIONS)
+    )
+    return (
+        f"<html><body><h1>Book {i}</h1><div class='other-editions'><h3>Other editions</h3>"
+        f"<ul>{items}</ul></div></body></html>"
+    )
+
+
+def test_the_current_item_a_class_marks_is_healed_by_the_renamed_class() -> None:
+    """After classes are renamed, the current edition is still the item with one class more
+    than its siblings: the healed path keeps to it, not to its place on the first page."""
+    samples = [_editions(1), _editions(2)]
+    values = [{"binding": EDITIONS[1]}, {"binding": EDITIONS[2]}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=[_editions(i) for i in range(3, 15)]).wrapper
+    healer = HealingWrapper(wrapper)
+    for i in range(20, 28):
+        got = healer.apply(change_markup(_editions(i), "classes_renamed"))
+        assert got["binding"] == EDITIONS[i % len(EDITIONS)], (i, healer.wrapper.rules[0].css)
+
+
+def test_a_class_no_css_path_can_name_is_left_out_of_a_healed_path() -> None:
+    """Tailwind's ``hover:underline`` is a class a CSS path cannot spell: a healed path that
+    goes by the node's own classes leaves it out instead of failing."""
+
+    def page(i: int, redesigned: bool) -> str:
+        cls = "hover:underline amount" if redesigned else "hover:underline price"
+        links = "".join(f"<a class='{cls}' href='/r/{k}'>Other {k}</a>" for k in range(3))
+        price = f"<span class='{cls}'>${10 + i}.99</span>"
+        body = f"<div class='box'><section>{price}</section></div>" if redesigned else f"<p>{price}</p>"
+        return f"<html><body><h1>Book {i}</h1><div class='rel'>{links}</div>{body}</body></html>"
+
+    samples = [page(1, False), page(2, False)]
+    wrapper = learn_wrapper(samples, [{"price": "$11.99"}, {"price": "$12.99"}]).wrapper
+    healer = HealingWrapper(wrapper)
+    for i in (5, 6):
+        assert healer.apply(page(i, True))["price"] == f"${10 + i}.99"
+
+
+def _follow(i: int, redesigned: bool = False) -> str:
+    """Author links closed by a follow button and a what-is-this link, on every page."""
+    names = [f"Name{chr(65 + (i + k) % 20)} Roe" for k in range(1 + i % 3)]
+    links = ", ".join(f"<a href='/search/{n.replace(' ', '+')}/adv_author/'>{n}</a>" for n in names)
+    buttons = "<a href='#' class='btn_follow'><span>追蹤作者</span></a> "
+    buttons += "<a href='/new' target='_blank'>新功能</a>"
+    place = "英國" if i % 7 == 0 else "美國"
+    details = f"<ul class='details'><li>出版地：{place}</li><li>商品編號：BK-{10000 + i}</li></ul>"
+    info = f"<ul class='info'><li>作者： {links} {buttons}</li></ul>"
+    body = f"<div class='box'><div>{info}</div>{details}</div>" if redesigned else info + details
+    return f"<html><body><h1>Book {i}</h1>{body}</body></html>"
+
+
+def test_a_healed_list_leaves_out_the_buttons_the_learned_one_left_out() -> None:
+    samples = [_follow(3), _follow(4)]
+    values = [
+        {"authors": "NameD Roe", "sku": "BK-10003"},
+        {"authors": ["NameE Roe", "NameF Roe"], "sku": "BK-10004"},
+    ]
+    wrapper = learn_wrapper(samples, values, cluster_pages=[_follow(i) for i in range(5, 17)]).wrapper
+    assert "strays" in wrapper.rules[0].fingerprint
+    healer = HealingWrapper(wrapper)
+    for i in range(20, 30):
+        got = healer.apply(_follow(i, redesigned=True))
+        assert got["authors"] == [f"Name{chr(65 + (i + k) % 20)} Roe" for k in range(1 + i % 3)], i
+        # Read by its own label ("商品編號："), not by the row before it, which varies.
+        assert got["sku"] == f"BK-{10000 + i}", (i, healer.wrapper.rules[1].css)

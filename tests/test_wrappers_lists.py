@@ -381,6 +381,15 @@ def test_a_lead_step_takes_whole_words() -> None:
     assert rule.apply(html) == {"a": ["Ann"]}
 
 
+def test_a_lead_ending_in_a_colon_needs_no_space_after_it() -> None:
+    """"出版社：<a>Tor</a>": a label's colon ends its words; no space follows it in Chinese."""
+    fields = {"p#text": 'li:lead("出版社：") > a', "b#text": 'li:lead("ISBN:") > b'}
+    rule = Wrapper.from_json({"format": "browsercrawl-wrapper/1", "fields": fields})
+    html = "<html><body><ul><li>作者：<a>Ann</a></li><li>出版社：<a>Tor</a> <a>追蹤</a></li>"
+    html += "<li>ISBN:<b>123</b></li></ul></body></html>"
+    assert rule.apply(html) == {"p": "Tor", "b": "123"}
+
+
 def roles_line(i: int, authors: int, others: int, interleave: bool = False) -> str:
     """``<a>A</a>（著）／<a>B</a>（著）／<a>I</a>（イラスト）``: each name followed by its role; the
     illustrators come after the authors (or, ``interleave``, between them)."""
@@ -477,3 +486,34 @@ def test_a_blocks_label_element_is_its_first_child_right_before_the_items() -> N
                       "</div></body></html>")
     assert lead_text(root.find(".//div[@id='a']"), root.find(".//a")) == "Tác giả:"
     assert lead_text(root.find(".//div[@id='p']"), root.find(".//span[@class='price']")) == ""
+
+
+NAMES_TW = ["Ann Lee", "Bo Chen", "Cy Dunn", "Dee Fox", "Eve Gold", "Fay Hill", "Gus Ito", "Hal Jones"]
+
+
+def follow_buttons(i: int, authors: int) -> str:
+    """"作者： <a>A</a>, <a>B</a> <a class=btn>追蹤作者</a> <a target=_blank>新功能介紹</a>": a
+    follow button and a what-is-this link close every page's run of author links."""
+    names = [NAMES_TW[(i + k) % 8] for k in range(authors)]
+    links = ", ".join(f"<a href='/search/{n.replace(' ', '+')}/adv_author/'>{n}</a>" for n in names)
+    buttons = "<a href='#' class='btn_follow'><span>追蹤作者</span></a> "
+    buttons += "<a href='/new' target='_blank'>新功能介紹</a>"
+    return (
+        f"<html><body><h1>Book {i}</h1><ul class='info'><li>作者： {links} {buttons}</li>"
+        f"<li>出版社：<a href='/pub/{i % 3}'><span>House {i % 3}</span></a> {buttons}</li></ul></body></html>"
+    )
+
+
+@pytest.mark.parametrize("counts", [(1, 1), (2, 3), (1, 4)])
+def test_buttons_closing_a_run_of_links_are_no_items(counts: tuple[int, int]) -> None:
+    """Items of the run the samples leave out, each with a mark of its own (a class, a
+    ``target``) that no sample item has, are left out of the list."""
+    samples = [follow_buttons(i, n) for i, n in zip((0, 1), counts, strict=True)]
+    # One author is given as a string, several as a list (what a user types).
+    pairs = list(zip((0, 1), counts, strict=True))
+    values = [{"authors": NAMES_TW[i] if n == 1 else NAMES_TW[i : i + n]} for i, n in pairs]
+    unseen = [follow_buttons(i, 1 + i % 3) for i in range(2, 14)]
+    wrapper = learn_wrapper(samples, values, cluster_pages=unseen).wrapper
+    for i in (20, 21, 22):
+        want = [NAMES_TW[(i + k) % 8] for k in range(1 + i % 3)]
+        assert wrapper.apply(follow_buttons(i, 1 + i % 3)) == {"authors": want}, wrapper.rules[0].css

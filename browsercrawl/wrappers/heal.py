@@ -55,6 +55,7 @@ from browsercrawl.wrappers.paths import (
     precise_steps,
     run_of,
     stable_classes,
+    stray_marks,
     without_positions,
 )
 from browsercrawl.wrappers.validate import has_kind
@@ -225,6 +226,19 @@ def _block_marks_kept(rule: FieldRule, css: str, el: etree._Element) -> str | No
                 step += mark
         new[at] = step
     return " > ".join(new)
+
+
+def _strays_left_out(rule: FieldRule, css: str, page: Page) -> str | None:
+    """The healed list path leaving out the items whose texts the learned path left out (a
+    "Follow author" button after the names: ``fingerprint["strays"]``), by a mark each of them
+    has on this page and no other item has; None when there are none or no mark tells them."""
+    texts = set((rule.fingerprint or {}).get("strays") or ())
+    if not texts:
+        return None
+    nodes = rule.selector(css)(page.root)
+    strays = [n for n in nodes if rule.cut(n, page.texts) in texts]
+    marks = stray_marks([n for n in nodes if n not in strays], strays, _classes)
+    return css + marks if marks else None
 
 
 def _block_marks(rule: FieldRule) -> list[tuple[int, list[str]]]:
@@ -443,13 +457,46 @@ def _has_state_on(el: etree._Element, names: list[str]) -> bool:
 
 
 def _state_holder(el: etree._Element) -> etree._Element | None:
-    """``el`` or its nearest ancestor with a state attribute on (``aria-current="true"``...)."""
+    """``el`` or its nearest ancestor with a state attribute on (``aria-current="true"``...), or
+    singled out among its same-tag siblings by a class of its own (:func:`_singled_out`)."""
     node: etree._Element | None = el
     while node is not None:
-        if any(node.get(n) not in (None, "false") for n in STATE_ATTRS):
+        if any(node.get(n) not in (None, "false") for n in STATE_ATTRS) or _singled_out(node):
             return node
         node = node.getparent()
     return None
+
+
+def _by_singling_class(el: etree._Element, page: Page) -> str | None:
+    """A path without positions to ``el`` through the ancestor a class of its own singles out
+    among its siblings (:func:`_singled_out`), by that class, hashed or not; None if none does."""
+    steps = without_positions(precise_steps(el, page))
+    node, up = el, 0
+    while node is not None and up < len(steps):
+        parent = node.getparent()
+        if parent is not None and _singled_out(node):
+            others = next(_class_set(s) for s in parent if s.tag == node.tag and s is not node)
+            extra = sorted(_class_set(node) - others)[0]
+            at = len(steps) - 1 - up
+            steps[at] = f"{steps[at]}[class~={css_string(extra)}]"
+            return join(steps)
+        node, up = parent, up + 1
+    return None
+
+
+def _singled_out(node: etree._Element) -> bool:
+    """Whether ``node`` has every class its same-tag siblings share and one more, where the
+    siblings all have the same classes: the current item marked by a class ("edition
+    edition-current" among "edition"), which a redesign renames but keeps apart."""
+    parent = node.getparent()
+    if parent is None:
+        return False
+    others = {_class_set(s) for s in parent if s.tag == node.tag and s is not node}
+    return len(others) == 1 and _class_set(node) > next(iter(others))
+
+
+def _class_set(el: etree._Element) -> frozenset[str]:
+    return frozenset((el.get("class") or "").split())
 
 
 def _current_of_a_run(
@@ -533,7 +580,11 @@ def _relocated(
         # this page: the node's own classes come first then.
         own = _by_own_class(el, page)
         first = [*own, loose] if len(rule.selector(loose)(page.root)) > 1 else [loose, *own]
+        if (current := _by_singling_class(el, page)) and len(rule.selector(loose)(page.root)) > 1:
+            first.insert(0, current)  # the current edition among the editions, by its own class
         options += [*first, join(class_steps(el, page)), join(precise)]
+    if rule.many:  # each without the buttons the learned path left out, first
+        options = [c for css in options for c in (_strays_left_out(rule, css, page), css) if c]
     options = list(dict.fromkeys(options))
     # A column rule's old paths mean nothing without their labels: they are not kept.
     old = [] if rule.column else [c for c in (rule.css, *rule.alternates) if c not in options]

@@ -72,6 +72,7 @@ from browsercrawl.wrappers.paths import (
     precise_steps,
     run_of,
     stable_classes,
+    stray_marks,
     text_label,
     without_positions,
 )
@@ -211,7 +212,13 @@ def learn_wrapper(
                 found = [(p, ns[0]) for p in every if (ns := _valued_nodes(rule, p))]
                 unsteady_neighbours(rule.fingerprint, [n for _, n in found])
                 site_shapes(rule.fingerprint, [v for p, n in found if (v := rule.cut(n, p.texts))])
+            if strays := _stray_texts(ctx, rule):
+                rule.fingerprint["strays"] = strays
             stable = _stable_label(rule, [pages[s] for s in usable] + unseen)
+            if rule.regex and _OWN_LABEL.match(rule.regex):
+                # "^商品編號：(.+?)$" reads the label in the node's own text; the row before it
+                # ("出版地：美國") is a neighbour, not a label healing should look for.
+                stable = None
             rule.fingerprint["label"] = stable if ctx.is_label(stable) else None
         if unseen:
             check = check_on_cluster(rule, unseen, kind)
@@ -644,6 +651,8 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         # Where unseen pages show another role's block of the same shape ("Narrated by"), the
         # path to the samples' lead ("By") is tried first.
         listed += [led, many] if (led := _led(ctx, many)) is not None else [many]
+    # A "Follow author" button after the name in its run: the list without it, tried first.
+    listed = [x for m in listed for x in (_strays_out(ctx, m), m) if x is not None]
     for many in listed:
         if not all(
             (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
@@ -665,6 +674,42 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         if sum(runs) >= 0.9 * len(runs):
             return many
     return _split_list(ctx, rule) or rule
+
+
+def _strays_out(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The list rule without the items of its run that the samples leave out, when each of them
+    carries a mark that none of the samples' items has (:func:`paths.stray_marks`).
+
+    A "Follow author" button (``<a class="btn">``) and a "what is this?" link (``<a
+    target="_blank">``) come after the author links on every page, in the same ``li > a`` run:
+    ``li > a:not(.btn):not([target])`` reads the authors alone. Another role's items, with no
+    mark of their own, are cut by the words between them instead (:func:`_role_cut`).
+    """
+    if not rule.many or rule.split or rule.regex or rule.column:
+        return None
+    if rule.until or rule.role or rule.unqualified:
+        return None
+    values: list[etree._Element] = []
+    strays: list[etree._Element] = []
+    for s in ctx.usable:
+        page, want = ctx.pages[s], set(ctx.wanted[s])
+        for node in _valued_nodes(rule, page):
+            (values if rule.cut(node, page.texts) in want else strays).append(node)
+    marks = stray_marks(values, strays)
+    return replace(rule, css=rule.css + marks) if marks else None
+
+
+def _stray_texts(ctx: _Context, rule: FieldRule) -> list[str]:
+    """The texts of the items a list rule's ``:not()`` marks leave out on the samples ("追蹤作者"):
+    healing leaves out the items with these texts from a relocated run too."""
+    base = re.sub(r"(?::not\([^()]*\))+$", "", rule.css)
+    if not rule.many or base == rule.css:
+        return []
+    bare = replace(rule, css=base)
+    return sorted(
+        {v for s in ctx.usable for v in bare.extract(ctx.pages[s].root, ctx.pages[s].texts) or []}
+        - {v for s in ctx.usable for v in ctx.wanted[s]}
+    )
 
 
 def _role_cut(ctx: _Context, rule: FieldRule) -> FieldRule:
@@ -1189,6 +1234,8 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
             )
             for r in _rules_for(ctx.label, part, variants, True, None)
         ]
+    # Buttons in the run ("Follow author" after the author links): the same path without them.
+    rules += [r for r in (_strays_out(ctx, r) for r in list(rules)) if r is not None]
     # A run that goes on with another role's items on a sample (a translator's link after the
     # authors'): the same path ended by the word between them.
     rules += [

@@ -68,6 +68,9 @@ class _Translator(HTMLTranslator):
         words = norm(str(function.arguments[0].value))
         if not words:
             raise ExpressionError(":lead() needs the words the element's text starts with")
+        if not words[-1].isalnum():
+            # A label's colon ends its words ("出版社：Tor", "ISBN:978..."): no space need follow.
+            return xpath.add_condition(f"starts-with(normalize-space(.), {self.xpath_literal(words)})")
         return xpath.add_condition(
             f"starts-with(concat(normalize-space(.), ' '), {self.xpath_literal(words + ' ')})"
         )

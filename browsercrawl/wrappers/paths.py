@@ -10,6 +10,7 @@ path ``dt:contains("Publisher") + dd``, anchored on the stable label text just b
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 from lxml import etree
 
@@ -489,3 +490,37 @@ def lead_steps(el: etree._Element, page: Page) -> tuple[list[str], str] | None:
         return None
     steps[at] += f":lead({css_string(lead)})"
     return steps, lead
+
+
+def stray_marks(
+    values: Iterable[etree._Element],
+    strays: Iterable[etree._Element],
+    classes: Callable[[etree._Element], list[str]] = stable_classes,
+) -> str | None:
+    """``:not(.btn):not([target])``: what leaves the ``strays`` out of a run they share with the
+    ``values``, by a class or an attribute each stray has and no value has; None when a stray has
+    no such mark, when there is no stray, or when the values share a class no stray has (the
+    items' own class, ``span.name``, is a sturdier path than a "not")."""
+    def marks_of(el: etree._Element) -> set[str]:
+        out = {f".{c}" for c in classes(el)}
+        return out | {f"[{a}]" for a in el.attrib if re.fullmatch(r"[a-z][\w-]*", a) and a != "class"}
+
+    value_marks: set[str] = set()
+    shared: set[str] | None = None
+    for el in values:
+        marks = marks_of(el)
+        value_marks |= marks
+        own_classes = {m for m in marks if m[0] == "."}
+        shared = own_classes if shared is None else shared & own_classes
+    stray_sets = [marks_of(el) for el in strays]
+    if not stray_sets or (shared and not all(shared <= marks for marks in stray_sets)):
+        return None
+    chosen: list[str] = []
+    for marks in stray_sets:
+        own = sorted(marks - value_marks)
+        if not own:
+            return None
+        if not any(m in marks for m in chosen):
+            chosen.append(own[0])
+    return "".join(f":not({m})" for m in chosen)
+
