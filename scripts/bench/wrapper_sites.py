@@ -78,7 +78,7 @@ bookshop (博客來) whose "作者："/"出版社："/"出版日期：" list ite
 too).
 ``HELD_OUT`` styles (batch 23, written without reading the learner's code) are only
 scored: a US used-book shop (ThriftBooks) with condition-priced copies, per-format
-XX
+"from" prices and "March 2020" release dates; a Korean bookshop's imported-book
 page (Aladin) with role-grouped bylines ending "| publisher | 2020-03-05", "13,500원"
 prices and a "기본정보" list; a Brazilian used-book marketplace (Estante Virtual, Nuxt
 ``data-v-`` attributes) with year-only dates and other sellers' offers carrying
