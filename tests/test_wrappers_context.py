@@ -56,3 +56,26 @@ def test_learned_id_regex_does_not_keep_the_samples_common_digits():
     result = learn_wrapper(samples, [{"sku": "BK-10234"}, {"sku": "BK-10277"}], cluster_pages=others)
     assert result.wrapper.apply(page("77777", "2024")) == {"sku": "BK-77777"}
 
+
+
+NAMES = ["Ann Lee", "Bo Chen", "Cy Dunn", "Dee Fox", "Eve Gold", "Fay Hill"]
+HOUSES = ["Tor", "Penguin Books", "Vintage", "Harper Collins"]
+
+
+def _byline(i: int) -> str:
+    """"A, B (지은이), C (엮은이) | Tor | 2019-03-26": authors, sometimes another role, the
+    publisher and the date in one line."""
+    authors = ", ".join(NAMES[(i + k) % 6] for k in range(1 + i % 2)) + " (지은이)"
+    other = f", {NAMES[(i + 3) % 6]} (엮은이)" if i % 3 == 0 else ""
+    return f"{authors}{other} | {HOUSES[i % 4]} | 20{10 + i % 10}-0{1 + i % 9}-1{i % 10}"
+
+
+def test_a_value_after_a_separator_is_cut_after_its_last_occurrence():
+    """Both samples with the same publisher and no other role: the context left of the date is
+    the separator " | ", which also parts the authors' roles from the publisher; the date
+    follows its last occurrence, whatever role stands before the publisher."""
+    pairs = [(_byline(i), _byline(i)[-10:]) for i in (1, 5)]  # both Penguin Books, no other role
+    rx = context_regex(pairs, [_byline(i) for i in range(6, 30)])
+    assert rx is not None
+    for i in (3, 6, 9, 10):
+        assert _cut(rx, _byline(i)) == _byline(i)[-10:], (rx, _byline(i))

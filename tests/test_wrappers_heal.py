@@ -638,3 +638,30 @@ def test_a_healed_list_leaves_out_the_buttons_the_learned_one_left_out() -> None
         assert got["authors"] == [f"Name{chr(65 + (i + k) % 20)} Roe" for k in range(1 + i % 3)], i
         # Read by its own label ("商品編號："), not by the row before it, which varies.
         assert got["sku"] == f"BK-{10000 + i}", (i, healer.wrapper.rules[1].css)
+
+
+def _byline(i: int, redesigned: bool = False) -> str:
+    """"<a>A</a>, <a>B</a> (지은이) | <a>Tor</a> | 2019-03-26": the authors' links and the
+    publisher's in one shape and one line."""
+    names = [f"Name{chr(65 + (i + k) % 20)} Lee" for k in range(1 + i % 3)]
+    link = "<a class='t' href='/s?q={0}'>{0}</a>"
+    line = ", ".join(link.format(n) for n in names) + f" (지은이) | {link.format(f'House {i % 4}')} | 2019"
+    ul = f"<ul><li class='t'>{line}</li></ul>"
+    body = f"<div class='wrap'><div>{ul}</div></div>" if redesigned else ul
+    return f"<html><body><h1>Book {i}</h1>{body}</body></html>"
+
+
+def test_a_list_ended_by_its_role_word_leaves_the_link_after_it_to_another_field() -> None:
+    """Healed together, the authors' list (ended at "(지은이)") takes only its own links: the
+    publisher's link after it, of the same shape, is still there for the publisher's field."""
+    samples = [_byline(3), _byline(5)]
+    values = [
+        {"authors": "NameD Lee", "publisher": "House 3"},
+        {"authors": ["NameF Lee", "NameG Lee", "NameH Lee"], "publisher": "House 1"},
+    ]
+    wrapper = learn_wrapper(samples, values, cluster_pages=[_byline(i) for i in range(6, 18)]).wrapper
+    healer = HealingWrapper(wrapper)
+    for i in range(20, 26):
+        got = healer.apply(_byline(i, redesigned=True))
+        assert got["publisher"] == f"House {i % 4}", (i, healer.wrapper.rules)
+        assert got["authors"] == [f"Name{chr(65 + (i + k) % 20)} Lee" for k in range(1 + i % 3)], i

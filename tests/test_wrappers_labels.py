@@ -418,3 +418,28 @@ def test_of_two_prices_alike_on_the_samples_the_one_the_structured_data_states_w
     samples = [listing_with_formats(k, f"US${30 + k}.55", "Paperback") for k in (1, 2)]
     result = learn_wrapper(samples, [{"price": "US$31.55"}, {"price": "US$32.55"}], cluster_pages=unseen)
     assert result.wrapper.apply(listing_with_formats(40, "US$70.55", "Hardcover")) == {"price": "US$70.55"}
+
+
+def _basic_info(i: int, extra_rows: int) -> str:
+    """Aladin's "기본정보": bare facts, then "ISBN : ..." and "상품코드 : ..." rows; the ISBN also in
+    a hidden input (structured data a machine reads), the shop code nowhere else."""
+    isbn = f"978{1000000000 + 7919 * i}"
+    facts = ["Paperback", f"{100 + i}쪽", "133*198mm", "영어"][: 2 + extra_rows]
+    facts = "".join(f"<li>{f}</li>" for f in facts)
+    rows = f"<li>ISBN : {isbn}</li><li>상품코드 : BK-{10000 + i}</li>"
+    return (
+        f"<html><body><input type='hidden' name='isbn' value='{isbn}'><h1>Book {i}</h1>"
+        f"<div class='info'><ul>{facts}{rows}</ul></div></body></html>"
+    )
+
+
+def test_structured_data_that_never_holds_the_samples_values_does_not_pick_the_path():
+    """Both samples with the same rows: "the fourth row" and "the row labelled 상품코드" read
+    the same; on other pages the fourth row is the ISBN, which the hidden input holds. That
+    data does not back the shop code (it holds neither sample's), so the label path stays."""
+    samples = [_basic_info(1, 0), _basic_info(2, 0)]
+    values = [{"sku": "BK-10001"}, {"sku": "BK-10002"}]
+    unseen = [_basic_info(i, i % 2) for i in range(3, 15)]
+    wrapper = learn_wrapper(samples, values, cluster_pages=unseen).wrapper
+    for i in range(15, 21):
+        assert wrapper.apply(_basic_info(i, i % 2)) == {"sku": f"BK-{10000 + i}"}, (i, wrapper.rules[0].css)

@@ -517,3 +517,26 @@ def test_buttons_closing_a_run_of_links_are_no_items(counts: tuple[int, int]) ->
     for i in (20, 21, 22):
         want = [NAMES_TW[(i + k) % 8] for k in range(1 + i % 3)]
         assert wrapper.apply(follow_buttons(i, 1 + i % 3)) == {"authors": want}, wrapper.rules[0].css
+
+
+def role_grouped(i: int) -> str:
+    """Aladin's byline: "<a>A</a>, <a>B</a> (지은이), <a>C</a> (엮은이) | <a>Tor</a> | 2019-03-26",
+    every name and the publisher a link of one shape; the role word after each role's group."""
+    authors = [NAMES_TW[(i + k) % 8] for k in range(1 + i % 3)]
+    link = "<a class='t' href='/s?q={0}'>{0}</a>"
+    line = ", ".join(link.format(n) for n in authors) + " (지은이)"
+    if i % 2:
+        line += ", " + link.format(NAMES_TW[(i + 5) % 8]) + " (엮은이)"
+    line += f" | {link.format(f'House {i % 4}')} | 2019-03-2{i % 10}"
+    return f"<html><body><h1>Book {i}</h1><ul><li class='t'>{line}</li></ul></body></html>"
+
+
+def test_a_run_ends_at_its_role_word_though_later_roles_have_words_of_their_own():
+    """The authors' run ends at "(지은이)"; the other roles' gaps after it ("(엮은이) |") have
+    words too, which do not make "지은이" a role of each item."""
+    samples = [role_grouped(6), role_grouped(8)]  # one and three authors, no other role
+    values = [{"authors": NAMES_TW[6]}, {"authors": [NAMES_TW[0], NAMES_TW[1], NAMES_TW[2]]}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=[role_grouped(i) for i in range(9, 21)]).wrapper
+    for i in (21, 22, 23, 25):
+        want = [NAMES_TW[(i + k) % 8] for k in range(1 + i % 3)]
+        assert wrapper.apply(role_grouped(i)) == {"authors": want}, (i, wrapper.rules[0])

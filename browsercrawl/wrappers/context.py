@@ -202,7 +202,13 @@ def context_regex(
     # best (a token present on most pages may be absent next to the value; an empty context
     # matches everything but ends the value by its shape only).
     found: list[tuple[int, str]] = []
-    for right in _rights(suffixes, stab):
+    lefts = [left]
+    tail = left.rsplit(".+?", 1)[-1]  # the separator right before the value
+    if tail.strip() and not tail.startswith("^") and not re.search(r"\w", tail):
+        # "A (지은이) | Tor | 2020-03-05": the value also follows the separator's last occurrence,
+        # whatever stands before it ("A (지은이), B (엮은이) | ..." on other pages).
+        lefts.append("^.*" + tail)
+    for left, right in ((lf, rt) for lf in lefts for rt in _rights(suffixes, stab)):
         if right and not right.endswith("$") and all(re.fullmatch(right, x) for x in suffixes):
             # The context ends the text on every sample ("Written by Tom L. Berg."): anchored
             # there, a value holding the context's mark ("L.") is not cut short.

@@ -169,7 +169,12 @@ def _moved_away(fp: dict, el: etree._Element) -> bool:
 def _nodes(rule: FieldRule, page: Page) -> list[etree._Element]:
     """The nodes the rule takes its value(s) from: the first only for a single field."""
     for css in (rule.css, *rule.alternates):
-        used = [el for el in rule.nodes(css, page.root, page.texts) if _raw(rule, el, page) is not None]
+        # A list's run as the rule reads it: the publisher's link after the authors' "(지은이)"
+        # is not taken from the publisher's field.
+        if rule.many:
+            used = [el for el, raw in rule.taken(css, page.root, page.texts) if len(raw) <= _MAX_TEXT]
+        else:
+            used = [el for el in rule.nodes(css, page.root, page.texts) if _raw(rule, el, page) is not None]
         if used:
             return used if rule.many else used[:1]
     return []

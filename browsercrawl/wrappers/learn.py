@@ -454,9 +454,11 @@ def _learn_one(
     named = [r for r in close if _label_names_field(ctx.label, _sample_label(ctx, r))]
     if named and best not in named and _parts_on_unseen(ctx, best, named[0]):
         best = named[0]
-    elif len(close) > 1:
+    elif len(close) > 1 and _samples_backed(ctx):
         # Else the one the page's structured data (JSON-LD, meta) agrees with on the unseen pages:
-        # "Brand: Tor" beside an "Imprint" row that only sometimes names the same house.
+        # "Brand: Tor" beside an "Imprint" row that only sometimes names the same house. Only
+        # where the samples' own values are in their structured data: else it speaks of other
+        # fields (a row read by its place meets the ISBN, which the data holds, on some pages).
         backing = {id(r): _machine_backing(ctx, r) for r in close[:MAX_CHECKED]}
         backed = max(close[:MAX_CHECKED], key=lambda r: backing[id(r)])
         if backing[id(backed)] >= backing[id(best)] + 0.3 and _parts_on_unseen(ctx, best, backed):
@@ -538,6 +540,16 @@ def _label_names_field(field_name: str, label: str | None) -> bool:
     return bool(wanted) and all(w in said for w in wanted)
 
 
+def _machine_backed(value: str, page: Page) -> bool:
+    """Whether the page's structured data holds ``value`` (a price as its amount: "33.64")."""
+    machine = page.machine_values
+    return value in machine or bool(_PRICE.search(value) and _digits(value) in {_digits(m) for m in machine})
+
+
+def _samples_backed(ctx: _Context) -> bool:
+    return all(_machine_backed(v, ctx.pages[s]) for s in ctx.usable for v in ctx.wanted[s])
+
+
 def _machine_backing(ctx: _Context, rule: FieldRule) -> float:
     """Share of the unseen pages whose structured data holds the value the rule reads there."""
     hits = found = 0
@@ -546,10 +558,7 @@ def _machine_backing(ctx: _Context, rule: FieldRule) -> float:
         values = got if isinstance(got, list) else [got] if got else []
         if values:
             found += 1
-            machine = page.machine_values
-            amounts = {_digits(m) for m in machine}
-            # A price is stated for machines as its amount ("33.64" for "US$33.64").
-            hits += all(v in machine or (_PRICE.search(v) and _digits(v) in amounts) for v in values)
+            hits += all(_machine_backed(v, page) for v in values)
     return hits / found if found else 0.0
 
 
@@ -824,7 +833,9 @@ def _ended_run(ctx: _Context, rule: FieldRule) -> FieldRule:
         # other words part them too ("A 著，B 译，C 著": each item's role), it is a role, not an end.
         if not ends or ends == len(betweens) or any(sum(word in b for b in p) > 1 for p in pages):
             continue
-        if any(b and word not in b for b in betweens):
+        # Within the run (up to the gap the word stands in), punctuation alone parts the items;
+        # past it, other roles' gaps may have words of their own ("A (지은이), B (엮은이) | Tor").
+        if any(b for p in pages for b in p[: next((i for i, g in enumerate(p) if word in g), len(p))]):
             continue
         ended = _exact_role_rule(ctx, rule, until=word)
         if ended is not None:

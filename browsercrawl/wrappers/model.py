@@ -240,11 +240,13 @@ class FieldRule:
         """The ``until`` word stands between the previous item and ``el``: the run ended."""
         return self.until in text_words(text_between(previous, el) or "")
 
-    def extract_with(
+    def taken(
         self, css: str, root: etree._Element, texts: TextIndex, base_url: str | None = None
-    ) -> Value:
-        """The value(s) one path of this rule finds."""
-        values = []
+    ) -> list[tuple[etree._Element, str]]:
+        """The nodes one path of this rule takes its value(s) from, each with its raw value: the
+        first for a single field; for a list, the run up to its ``until`` word, without other
+        roles' items."""
+        out: list[tuple[etree._Element, str]] = []
         previous: etree._Element | None = None
         found = self.nodes(css, root, texts)
         units = item_units(found) if self.many and (self.unqualified or self.role) else []
@@ -253,7 +255,7 @@ class FieldRule:
             if raw is None:
                 continue
             if not self.many:
-                return raw
+                return [(el, raw)]
             if self.until and previous is not None and self._ends_at(previous, el):
                 break  # another role's items follow
             previous = el
@@ -261,13 +263,25 @@ class FieldRule:
                 continue  # "(Translator)" after it: another role's item
             if units and self.role and self.role not in qualifier(units, i):
                 continue  # "（イラスト）" after it, not the field's "（著）"
+            out.append((el, raw))
+        return out
+
+    def extract_with(
+        self, css: str, root: etree._Element, texts: TextIndex, base_url: str | None = None
+    ) -> Value:
+        """The value(s) one path of this rule finds."""
+        taken = self.taken(css, root, texts, base_url)
+        if not self.many:
+            return taken[0][1] if taken else None
+        values: list[str] = []
+        for el, raw in taken:
             if self.split == LINE_BREAK and self.part == "text" and not self.regex:
                 values.extend(texts.lines(el))
             elif self.split:
                 values.extend(v for v in (norm(x) for x in re.split(self.split, raw)) if v)
             else:
                 values.append(raw)
-        return values if self.many else None
+        return values
 
 
 # "and" in the languages whose dates validate.py reads (French, German, Spanish, Italian and
