@@ -665,3 +665,71 @@ def test_a_list_ended_by_its_role_word_leaves_the_link_after_it_to_another_field
         got = healer.apply(_byline(i, redesigned=True))
         assert got["publisher"] == f"House {i % 4}", (i, healer.wrapper.rules)
         assert got["authors"] == [f"Name{chr(65 + (i + k) % 20)} Lee" for k in range(1 + i % 3)], i
+
+
+def _magento(i: int, related_first: bool = False) -> str:
+    """Magento price boxes: the product's special price (``data-price-type="finalPrice"``) and
+    its struck regular price, and related products' boxes with the same mark; the redesign puts
+    the related products and the regular price first."""
+
+    def box(amount: str, old: str | None = None, old_first: bool = False) -> str:
+        special = (
+            f"<span class='price-container'><span data-price-type='finalPrice' class='price-wrapper'>"
+            f"<span class='price'>{amount}</span></span></span>"
+        )
+        if old is None:
+            return f"<div class='price-box'>{special}</div>"
+        regular = (
+            f"<span class='old-price'><span class='price-container'><span class='price-label'>Precio regular"
+            f"</span><span data-price-type='oldPrice' class='price-wrapper'><span class='price'>{old}</span>"
+            "</span></span></span>"
+        )
+        special = f"<span class='special-price'>{special}</span>"
+        return f"<div class='price-box'>{regular + special if old_first else special + regular}</div>"
+
+    main = (
+        f"<div class='product-info-main'><h1>Book {i}</h1>"
+        f"{box(f'${10 + i}.57', f'${20 + i}.99' if i % 2 else None, related_first)}</div>"
+    )
+    related = "".join(f"<li class='item'><a>Other {k}</a>{box(f'${30 + k + i}.27')}</li>" for k in range(3))
+    related = f"<div class='block related'><ol>{related}</ol></div>"
+    body = related + main if related_first else main + related
+    return f"<html><body><main id='maincontent'><div class='columns'>{body}</div></main></body></html>"
+
+
+def test_a_one_step_path_that_now_meets_another_records_node_first_is_healed_off_struck_prices():
+    """Reordered: the related products' boxes come first; the one-step path by the machine mark
+    reads theirs. Healed, it reads the product's special price, never its struck regular one."""
+    samples = [_magento(1), _magento(2)]
+    values = [{"price": "$11.57"}, {"price": "$12.57"}]
+    wrapper = learn_wrapper(samples, values, cluster_pages=[_magento(i) for i in range(3, 15)]).wrapper
+    # The path the learner takes where the box's markup differs between sale pages and others.
+    wrapper.rules[0].css = '[data-price-type="finalPrice"]'
+    assert [wrapper.apply(_magento(i))["price"] for i in (3, 4)] == ["$13.57", "$14.57"]
+    healer = HealingWrapper(wrapper)
+    for i in range(20, 26):
+        assert healer.apply(_magento(i, related_first=True))["price"] == f"${10 + i}.57", (
+            i, healer.wrapper.rules[0].css
+        )
+
+
+def _buy_box(i: int, redesigned: bool = False) -> str:
+    if redesigned:  # the struck list price keeps the price's tag and class; the price does not
+        buy = (
+            f"<section class='buy'><del><span class='amount'>${20 + i}.99</span></del>"
+            f"<div><b>${10 + i}.57</b></div></section>"
+        )
+    else:
+        buy = f"<div class='buy'><span class='amount'>${10 + i}.57</span></div>"
+    return f"<html><body><h1>Book {i}</h1>{buy}<p>Pages: {100 + i}</p></body></html>"
+
+
+def test_healing_never_moves_a_field_to_a_value_the_page_strikes_out():
+    """The learner keeps no path whose values the pages cross out; healing keeps to that, though
+    the struck price looks more like the learned node than the price does."""
+    samples = [_buy_box(1), _buy_box(2)]
+    values = [{"price": "$11.57"}, {"price": "$12.57"}]
+    unseen = [_buy_box(i) for i in range(3, 15)]
+    healer = HealingWrapper(learn_wrapper(samples, values, cluster_pages=unseen).wrapper)
+    for i in (20, 21, 22):
+        assert healer.apply(_buy_box(i, redesigned=True))["price"] == f"${10 + i}.57"

@@ -6,6 +6,7 @@ import pytest
 
 from browsercrawl.errors import UserError
 from browsercrawl.wrappers import Wrapper, learn_wrapper
+from browsercrawl.wrappers.heal import HealingWrapper
 
 
 def book(title: str, authors: list[str], related: list[str] = ()) -> str:
@@ -540,3 +541,34 @@ def test_a_run_ends_at_its_role_word_though_later_roles_have_words_of_their_own(
     for i in (21, 22, 23, 25):
         want = [NAMES_TW[(i + k) % 8] for k in range(1 + i % 3)]
         assert wrapper.apply(role_grouped(i)) == {"authors": want}, (i, wrapper.rules[0])
+
+
+def microdata_byline(i: int) -> str:
+    """Book Depository: "By (author) <span itemprop="author"><a>A</a></span>, Translated by
+    <span itemprop="contributor"><a>T</a></span>": names in one shape, told by their wrappers."""
+    person = "<span itemprop='{0}' itemscope><a itemprop='name' href='/author/{1}'>{1}</a></span>"
+    names = [NAMES_TW[(i + k) % 8] for k in range(1 + i % 3)]
+    line = "By (author) " + " , ".join(person.format("author", n) for n in names)
+    if i % 2:
+        line += " , Translated by " + person.format("contributor", NAMES_TW[(i + 5) % 8])
+    return f"<html><body><h1>Book {i}</h1><div class='author-info'>{line}</div></body></html>"
+
+
+@pytest.mark.parametrize("pair", [(6, 8), (6, 12)])
+def test_another_roles_items_are_told_by_their_wrappers_machine_read_mark(pair: tuple[int, int]) -> None:
+    """No sample has a translator; on other pages the translator's link, of the authors' shape,
+    stands in a wrapper another ``itemprop`` names: the list goes through the authors' wrappers,
+    and keeps to them after a redesign."""
+    def authors(i: int) -> list[str]:
+        return [NAMES_TW[(i + k) % 8] for k in range(1 + i % 3)]
+
+    samples = [microdata_byline(i) for i in pair]
+    values = [{"authors": a if len(a := authors(i)) > 1 else a[0]} for i in pair]
+    unseen = [microdata_byline(i) for i in range(13, 25)]
+    wrapper = learn_wrapper(samples, values, cluster_pages=unseen).wrapper
+    assert 'itemprop="author"' in wrapper.rules[0].css
+    healer = HealingWrapper(wrapper)
+    for i in (25, 27, 29):
+        assert wrapper.apply(microdata_byline(i)) == {"authors": authors(i)}
+        redesigned = microdata_byline(i).replace("<div class='author-info'>", "<div class='x9'><p>")
+        assert healer.apply(redesigned) == {"authors": authors(i)}, healer.wrapper.rules[0].css

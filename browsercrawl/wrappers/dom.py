@@ -65,6 +65,15 @@ def tag_path(el: etree._Element) -> tuple[str, ...]:
     return tuple(a.tag for a in reversed(list(ancestors_or_self(el))))
 
 
+def _strikes(el: etree._Element) -> bool:
+    """Drawn crossed out: by tag, inline style or a struck-price class."""
+    return (
+        el.tag in _STRUCK_TAGS
+        or "line-through" in (el.get("style") or "")
+        or bool(_STRUCK_CLASS.search(el.get("class") or ""))
+    )
+
+
 def inside(inner: etree._Element, outer: etree._Element) -> bool:
     """True when ``outer`` is a proper ancestor of ``inner``."""
     return any(a is outer for a in ancestors_or_self(inner.getparent()))
@@ -134,12 +143,16 @@ class Page:
         """Normalised texts the page shows crossed out (an old price): not the page's value."""
         out = set()
         for el in self.elements:
-            if (el.tag in _STRUCK_TAGS or "line-through" in (el.get("style") or "")
-                    or _STRUCK_CLASS.search(el.get("class") or "")):
+            if _strikes(el):
                 text = norm("".join(el.itertext()))
                 if text:
                     out.add(text)
         return frozenset(out)
+
+    def is_struck(self, el: etree._Element) -> bool:
+        """Whether ``el`` is shown crossed out, itself or inside a struck block ("<span
+        class=old-price><span>Precio regular</span><span>$27.57</span></span>")."""
+        return any(_strikes(a) for a in ancestors_or_self(el))
 
     @cached_property
     def machine_values(self) -> frozenset[str]:

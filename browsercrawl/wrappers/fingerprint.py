@@ -109,6 +109,12 @@ def site_shapes(fp: dict[str, Any], values: Sequence[str]) -> None:
     fp["shapes"] = common[:MAX_SHAPES] or [fp.get("shape", "")]
 
 
+def path_likeness(fp: dict[str, Any], el: etree._Element) -> float:
+    """How alike the path from the root to ``el`` is to the learned node's (0..1)."""
+    path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
+    return fuzz.ratio(" ".join(fp.get("path") or []), " ".join(path)) / 100
+
+
 def unsteady_neighbours(fp: dict[str, Any], nodes: Sequence[etree._Element]) -> None:
     """Forget (None) a neighbour of the field's node that differs on the cluster's pages: a
     price has a struck price before it on sale pages only, so one sample's neighbour tells
@@ -256,7 +262,7 @@ def similarity(
             )
     path = [_sig(a) for a in reversed(list(ancestors_or_self(el)))]
     want_path = fp.get("path") or []
-    scores.append((1.0, fuzz.ratio(" ".join(want_path), " ".join(path)) / 100))
+    scores.append((1.0, path_likeness(fp, el)))
     # The tags alone: renamed classes leave them, the depth and the order of the tags.
     tags = [_bare(p) for p in path]
     scores.append((1.0, fuzz.ratio(" ".join(_bare(p) for p in want_path), " ".join(tags)) / 100))

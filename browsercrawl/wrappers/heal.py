@@ -28,7 +28,7 @@ from browsercrawl.wrappers.dom import (
     page_from_root,
     units_form_a_run,
 )
-from browsercrawl.wrappers.fingerprint import _tag, glued, label_fits, similarity
+from browsercrawl.wrappers.fingerprint import _tag, glued, label_fits, path_likeness, similarity
 from browsercrawl.wrappers.leads import ancestor, lead_text
 from browsercrawl.wrappers.model import (
     _CLASS_TOKEN,
@@ -122,6 +122,8 @@ def broken(rule: FieldRule, page: Page) -> bool:
                 return True  # another element by name: a redesign renames tags, not ids
             if _moved_away(fp, el):
                 return True
+            if " " not in css and _not_the_first(rule, css, el, page):
+                return True
             # A label path checks its label itself; a positional one may now point at another row.
             return not rule.regex and ":contains(" not in css and not label_fits(fp, el, page)
     return True
@@ -151,6 +153,20 @@ def _learned_id_node(fp: dict, page: Page) -> etree._Element | None:
     if learned is None or _GENERATED.search(learned) or page.ids.get(learned) != 1:
         return None
     return next((el for el in page.elements if el.get("id") == learned), None)
+
+
+def _not_the_first(rule: FieldRule, css: str, el: etree._Element, page: Page) -> bool:
+    """A one-step path by a machine-read mark (``[data-price-type="finalPrice"]``) reads the first
+    node with the mark; after blocks are reordered, the related books' price boxes may come
+    first. The path is broken when a later node with the mark stands where the learned one
+    stood (its path from the root clearly more alike)."""
+    fp = rule.fingerprint or {}
+    if not fp.get("path"):
+        return False
+    others = [n for n in rule.nodes(css, page.root, page.texts) if n is not el and _items(rule, n, page)]
+    if not others:
+        return False
+    return max(path_likeness(fp, n) for n in others) > path_likeness(fp, el) + PATH_MARGIN
 
 
 def _moved_away(fp: dict, el: etree._Element) -> bool:
@@ -205,7 +221,10 @@ def _by_own_class(el: etree._Element, page: Page) -> list[str]:
     return []
 
 
-_BLOCK_MARK = re.compile(r'\[class="(?:[^"\\]|\\.)*"\]|:lead\("(?:[^"\\]|\\.)*"\)')
+_BLOCK_MARK = re.compile(
+    r'\[class="(?:[^"\\]|\\.)*"\]|:lead\("(?:[^"\\]|\\.)*"\)'
+    r'|\[(?:itemprop|property|rel|role|typeof)="(?:[^"\\]|\\.)*"\]'
+)
 
 
 def _block_marks_kept(rule: FieldRule, css: str, el: etree._Element) -> str | None:
@@ -265,6 +284,10 @@ def _fits_block_marks(marks: list[tuple[int, list[str]]], el: etree._Element) ->
             if mark.startswith("[class="):
                 learned = mark[len('[class="') : -len('"]')].split()
                 if len((block.get("class") or "").split()) != len(learned):
+                    return False
+            elif mark.startswith("["):  # a machine-read mark (itemprop="author"): kept by a redesign
+                name, value = mark[1:-1].split("=", 1)
+                if block.get(name) != value[1:-1].replace('\\"', '"'):
                     return False
             else:
                 words = norm(mark[len(':lead("') : -len('")')].replace('\\"', '"'))
@@ -438,6 +461,9 @@ def _alike(
         value = items[0]  # a written list: its first item is what the fingerprint describes
         if value in fp.get("avoid", ()):
             continue  # the same text on every learned page, where the field's values differed
+        if page.is_struck(el):
+            continue  # shown crossed out (the regular price beside the special one): the learner
+            # never keeps a path whose values the pages strike out, nor does healing
         if rule.column is not None:  # a column field is found again by its label only
             col = column_of(el, page)
             if col is None or col[2] != rule.column["label"]:
@@ -588,6 +614,8 @@ def _relocated(
         if (current := _by_singling_class(el, page)) and len(rule.selector(loose)(page.root)) > 1:
             first.insert(0, current)  # the current edition among the editions, by its own class
         options += [*first, join(class_steps(el, page)), join(precise)]
+    if rule.many and not within:  # each with the learned block marks, first
+        options = [c for css in options for c in (_block_marks_kept(rule, css, el), css) if c]
     if rule.many:  # each without the buttons the learned path left out, first
         options = [c for css in options for c in (_strays_left_out(rule, css, page), css) if c]
     options = list(dict.fromkeys(options))
@@ -617,6 +645,7 @@ def _relocated(
 
 
 CURRENT_TIE = 0.1  # how much less alike the item a state marks may be than the best node
+PATH_MARGIN = 0.1  # how much more alike a later node's path must be to take a one-step path's place
 SURE = 0.9  # repairs this alike are made first and anchor the record for the others
 
 

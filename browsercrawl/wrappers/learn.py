@@ -661,7 +661,7 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         # path to the samples' lead ("By") is tried first.
         listed += [led, many] if (led := _led(ctx, many)) is not None else [many]
     # A "Follow author" button after the name in its run: the list without it, tried first.
-    listed = [x for m in listed for x in (_strays_out(ctx, m), m) if x is not None]
+    listed = [x for m in listed for x in (_strays_out(ctx, m), _parent_marked(ctx, m), m) if x is not None]
     for many in listed:
         if not all(
             (many.extract(ctx.pages[s].root, ctx.pages[s].texts) or []) == ctx.wanted[s] for s in ctx.usable
@@ -706,6 +706,54 @@ def _strays_out(ctx: _Context, rule: FieldRule) -> FieldRule | None:
             (values if rule.cut(node, page.texts) in want else strays).append(node)
     marks = stray_marks(values, strays)
     return replace(rule, css=rule.css + marks) if marks else None
+
+
+_MARKING_ATTRS = ("itemprop", "property", "rel", "role", "typeof")
+
+
+def _parent_marked(ctx: _Context, rule: FieldRule) -> FieldRule | None:
+    """The list rule through the item wrappers the samples' items share a mark of (a class, or
+    a machine-read attribute's value) when the run's other items' wrappers lack it, or when the
+    samples show no other item and the mark is a machine-read attribute's.
+
+    Book Depository: "By (author) <span itemprop="author"><a>A</a></span>, Translated by <span
+    itemprop="contributor"><a>T</a></span>": every name a link of one shape; the wrappers say
+    which are the authors (``span[itemprop="author"] > a``).
+    """
+    if not rule.many or rule.split or rule.regex or rule.column or rule.until or rule.role:
+        return None
+    steps = rule.css.split(" > ")
+    if len(steps) < 2 or re.search(r"[\s+~]", steps[-2]):
+        return None
+
+    def marks(el: etree._Element) -> set[str]:
+        out = {f".{c}" for c in stable_classes(el)}
+        return out | {
+            f"[{a}={css_string(v)}]"
+            for a, v in el.attrib.items()
+            if (a in _MARKING_ATTRS or a.startswith("data-")) and v and len(v) <= 40
+        }
+
+    shared: set[str] | None = None
+    strays: list[set[str]] = []
+    for s in ctx.usable:
+        page, want = ctx.pages[s], set(ctx.wanted[s])
+        for node in _valued_nodes(rule, page):
+            parent = node.getparent()
+            if parent is None:
+                return None
+            if rule.cut(node, page.texts) in want:
+                shared = marks(parent) if shared is None else shared & marks(parent)
+            else:
+                strays.append(marks(parent))
+    if not shared:
+        return None
+    # With no other item on the samples, a machine-read mark only (the unseen pages' items
+    # decide between the paths: one that reads other wrappers' items there ranks lower).
+    told = sorted(m for m in shared if not any(m in st for st in strays) and (strays or m[0] == "["))
+    if not told:
+        return None
+    return replace(rule, css=" > ".join([*steps[:-2], steps[-2] + told[0], steps[-1]]))
 
 
 def _stray_texts(ctx: _Context, rule: FieldRule) -> list[str]:
@@ -1071,6 +1119,11 @@ def _pieces_recur(values: Sequence[str], given: Sequence[str], sep: str, kind: s
     return any(p in whole or len(places[p]) > 1 for ps in pieces for p in ps)
 
 
+def _unit_marks(unit: etree._Element) -> tuple[tuple[str, str], ...]:
+    """An item's unit by its machine-read marks (``itemprop="author"``)."""
+    return tuple(sorted((a, v) for a, v in unit.attrib.items() if a in _MARKING_ATTRS))
+
+
 def _block_of(unit: etree._Element) -> tuple[str, str]:
     """The block an item's unit stands in, by tag and exact class attribute."""
     parent = unit.getparent()
@@ -1245,8 +1298,11 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
             )
             for r in _rules_for(ctx.label, part, variants, True, None)
         ]
-    # Buttons in the run ("Follow author" after the author links): the same path without them.
+    # Buttons in the run ("Follow author" after the author links): the same path without them;
+    # another role's items told by their wrapper (``span[itemprop="contributor"] > a``): the
+    # same path through the authors' wrappers only.
     rules += [r for r in (_strays_out(ctx, r) for r in list(rules)) if r is not None]
+    rules += [r for r in (_parent_marked(ctx, r) for r in list(rules)) if r is not None]
     # A run that goes on with another role's items on a sample (a translator's link after the
     # authors'): the same path ended by the word between them.
     rules += [
@@ -1281,11 +1337,17 @@ def _learn_many(ctx: _Context) -> FieldRule | None:
         # the translators' own line (``div.authors.authors--translators`` beside ``div.authors``).
         if not ctx.unseen or len(tied) < 2:
             return 0
-        # Or from a block of the same shape that starts with other words ("Narrated by").
+        # Or from a block of the same shape that starts with other words ("Narrated by"), or in
+        # a wrapper another machine-read mark names (``span[itemprop="contributor"]``).
         blocks = _sample_blocks(ctx, rule)
+        marked = {
+            _unit_marks(u) for s in ctx.usable for u in item_units(_valued_nodes(rule, ctx.pages[s]))
+        }
         lead = _samples_lead(ctx, rule)
         return sum(
-            _block_of(u) not in blocks for p in ctx.unseen for u in item_units(_valued_nodes(rule, p))
+            (_block_of(u) not in blocks) + (_unit_marks(u) not in marked)
+            for p in ctx.unseen
+            for u in item_units(_valued_nodes(rule, p))
         ) + (_other_leads(ctx, rule, lead) if lead else 0)
 
     def rank(rule: FieldRule) -> tuple[float, ...]:
