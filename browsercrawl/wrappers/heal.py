@@ -43,6 +43,7 @@ from browsercrawl.wrappers.model import (
     parse_html,
 )
 from browsercrawl.wrappers.paths import (
+    MARKING_ATTRS,
     STATE_ATTRS,
     class_steps,
     column_of,
@@ -223,7 +224,7 @@ def _by_own_class(el: etree._Element, page: Page) -> list[str]:
 
 _BLOCK_MARK = re.compile(
     r'\[class="(?:[^"\\]|\\.)*"\]|:lead\("(?:[^"\\]|\\.)*"\)'
-    r'|\[(?:itemprop|property|rel|role|typeof)="(?:[^"\\]|\\.)*"\]'
+    r'|\[(?:' + "|".join(MARKING_ATTRS) + r')="(?:[^"\\]|\\.)*"\]'
 )
 
 

@@ -57,6 +57,7 @@ from browsercrawl.wrappers.model import (
     text_words,
 )
 from browsercrawl.wrappers.paths import (
+    MARKING_ATTRS,
     attribute_steps,
     class_steps,
     column_of,
@@ -660,7 +661,8 @@ def _maybe_list(ctx: _Context, rule: FieldRule) -> FieldRule:
         # Where unseen pages show another role's block of the same shape ("Narrated by"), the
         # path to the samples' lead ("By") is tried first.
         listed += [led, many] if (led := _led(ctx, many)) is not None else [many]
-    # A "Follow author" button after the name in its run: the list without it, tried first.
+    # A "Follow author" button after the name in its run, or another role's name in a wrapper
+    # another machine-read mark names: the list without them, tried first.
     listed = [x for m in listed for x in (_strays_out(ctx, m), _parent_marked(ctx, m), m) if x is not None]
     for many in listed:
         if not all(
@@ -708,9 +710,6 @@ def _strays_out(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     return replace(rule, css=rule.css + marks) if marks else None
 
 
-_MARKING_ATTRS = ("itemprop", "property", "rel", "role", "typeof")
-
-
 def _parent_marked(ctx: _Context, rule: FieldRule) -> FieldRule | None:
     """The list rule through the item wrappers the samples' items share a mark of (a class, or
     a machine-read attribute's value) when the run's other items' wrappers lack it, or when the
@@ -731,7 +730,7 @@ def _parent_marked(ctx: _Context, rule: FieldRule) -> FieldRule | None:
         return out | {
             f"[{a}={css_string(v)}]"
             for a, v in el.attrib.items()
-            if (a in _MARKING_ATTRS or a.startswith("data-")) and v and len(v) <= 40
+            if (a in MARKING_ATTRS or a.startswith("data-")) and v and len(v) <= 40
         }
 
     shared: set[str] | None = None
@@ -1121,7 +1120,7 @@ def _pieces_recur(values: Sequence[str], given: Sequence[str], sep: str, kind: s
 
 def _unit_marks(unit: etree._Element) -> tuple[tuple[str, str], ...]:
     """An item's unit by its machine-read marks (``itemprop="author"``)."""
-    return tuple(sorted((a, v) for a, v in unit.attrib.items() if a in _MARKING_ATTRS))
+    return tuple(sorted((a, v) for a, v in unit.attrib.items() if a in MARKING_ATTRS))
 
 
 def _block_of(unit: etree._Element) -> tuple[str, str]:

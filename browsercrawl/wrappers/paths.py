@@ -23,6 +23,8 @@ _LAST = ":last-of-type"
 _TAG = re.compile(r"[\w-]+")
 _LABEL_MAX = 40
 _COLUMN_LABEL_WORDS = 4  # "Number of pages", "Date de parution"
+# Attributes whose values tell machines what a node is (schema.org microdata, RDFa, ARIA).
+MARKING_ATTRS = ("itemprop", "property", "rel", "role", "typeof")
 STATE_ATTRS = ("selected", "checked", "aria-selected", "aria-checked", "aria-current", "aria-pressed")
 
 
