@@ -66,6 +66,14 @@ class HeadingPart(Part):
         db.ensure_table("headings", {"url": str, "heading": str, "related": int}, pk="url")
 
 
+def short_of_pages(db: CrawlDb) -> str:
+    """What a crawl that stored too few pages left behind (for a failing assertion's message)."""
+    left = db.rows("SELECT url, state, attempts, error FROM frontier WHERE state != 'done'")
+    retried = db.rows("SELECT url, attempts FROM frontier WHERE attempts > 1")
+    unfinished = db.rows("SELECT url, via, text FROM pages WHERE complete = 0")
+    return f"frontier not done: {left}; retried: {retried}; stored unfinished: {unfinished}"
+
+
 def stored(db: CrawlDb) -> dict[str, tuple]:
     """Per page URL: title, text, how it was fetched, and its links (sorted)."""
     links: dict[str, list] = {}
@@ -163,7 +171,8 @@ def test_a_check_that_finds_a_difference_sends_the_shape_back_to_the_browser(tmp
     # The pages built from JSON before the check were rendered again (after the change): only the
     # pages rendered before it (2 compared, 3 samples, the first check) show the old version.
     rows = db.rows("SELECT via, text FROM pages")
-    assert len(rows) == 40 and {via for via, _ in rows} == {"browser"}
+    assert len(rows) == 40, short_of_pages(db)
+    assert {via for via, _ in rows} == {"browser"}
     assert sum("Now on sale" not in text for _, text in rows) <= 6, rows
 
 
@@ -272,7 +281,7 @@ def test_pages_built_by_a_recipe_a_check_finds_wrong_are_rendered_again(tmp_path
     assert described.startswith("rendering: a check found a difference"), described
     assert "queued to be rendered again" in described, described
     auto = stored(crawl_db)
-    assert len(auto) == 40
+    assert len(auto) == 40, short_of_pages(crawl_db)
     same_as_rendered(auto, stored(rendered_db))
     assert {via for _, _, via, _ in auto.values()} == {"browser"}  # no built page left
     query = "SELECT url, stock FROM stock ORDER BY url"
