@@ -62,7 +62,7 @@ def cv2_resize(gray: np.ndarray, width: int) -> np.ndarray:
 
 def generate(fonts: list[synth.Font], n: int, seed: int, cache: Path, procs: int) -> dict[int, tuple]:
     """The synthetic set grouped by input width: width -> (uint8 images N x H x W, labels)."""
-    path = cache / f"synth-{seed}-{n}-{len(fonts)}fonts.npz"
+    path = cache / f"synth-v{synth.VERSION}-{seed}-{n}-{len(fonts)}fonts.npz"
     if path.exists():
         with np.load(path, allow_pickle=False) as z:
             widths = sorted({int(k.split("_")[1]) for k in z.files})

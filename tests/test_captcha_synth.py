@@ -56,6 +56,22 @@ def test_images_carry_the_text() -> None:
 
 
 
+def test_an_image_of_hollow_look_draws_every_glyph_as_an_outline() -> None:
+    """A site draws all its glyphs one way: with the image's look 'hollow', no glyph comes out
+    filled (glyph by glyph, most would), and such images are a share of the family."""
+    font = synth._truetype(DEJAVU, 40)
+    def ink(tile) -> int:  # opaque pixels of the glyph's colour (a hollow inside may be opaque too)
+        arr = np.asarray(tile).astype(int)
+        return int(((arr[:, :, 3] > 128) & (arr[:, :, :3].sum(axis=2) < 150)).sum())
+
+    filled = ink(synth._tile("H", font, (0, 0, 0), random.Random(0), "bold"))
+    for seed in range(30):
+        assert ink(synth._tile("H", font, (0, 0, 0), random.Random(seed), "hollow")) < 0.8 * filled
+    looks = [synth._look(random.Random(seed)) for seed in range(2000)]
+    assert 0.06 < looks.count("hollow") / len(looks) < 0.2
+    assert looks.count(None) > len(looks) / 2
+
+
 def test_benchmark_styles_stay_out_of_the_pretraining_family(tmp_path) -> None:
     """The held-out styles differ from the base's training family by code and by font: the
     synthetic generator never imports them, and their font files can be excluded by name."""

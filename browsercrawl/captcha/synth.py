@@ -9,8 +9,9 @@ per-character rotation, scale and offset, overlap and squeezing, coloured or tex
 interference lines and curves, dots and speckle, colour noise (hue-scattered blocks and specks,
 coloured blobs and strokes over the text) with glyphs of every hue, hatched and gridded
 backgrounds, glyphs riding an arc or a wave, wave and elastic warps, blur, low resolution, JPEG
-artefacts, hollow and outlined glyphs and inverted colours. Every draw comes from the ``rng``
-argument, so a seed reproduces a set exactly (given the same fonts).
+artefacts, hollow and outlined glyphs (glyph by glyph, or every glyph of an image alike) and
+inverted colours. Every draw comes from the ``rng`` argument, so a seed reproduces a set exactly
+(given the same fonts and :data:`VERSION`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from PIL import Image, ImageDraw, ImageFont
 BASE_CHARSET = string.digits + string.ascii_uppercase + string.ascii_lowercase
 FONT_DIRS = ("/usr/share/fonts",)
 EXCLUDED_FONTS = ("droid",)  # the captcha package's font: the benchmark style must stay unseen
+# Bumped whenever a seed stops drawing what it drew before: pretraining caches its generated set
+# under this number, so a changed generator never trains on a stale set.
+VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -180,13 +184,27 @@ def _ink(rng: random.Random, bg: int) -> tuple[int, int, int]:
     return (0, 0, 0) if bg > 127 else (255, 255, 255)
 
 
-def _tile(ch: str, font: ImageFont.FreeTypeFont, colour, rng: random.Random) -> Image.Image:
-    """One character on a transparent tile: maybe hollow or outlined, rotated, stretched."""
+def _look(rng: random.Random) -> str | None:
+    """How every glyph of one image is drawn, or None for a look chosen glyph by glyph.
+
+    A site's generator draws all its glyphs one way; an image of hollow glyphs only (often over a
+    hatch) reads nothing like a run with one hollow glyph among filled ones.
+    """
+    pick = rng.random()
+    return "hollow" if pick < 0.12 else "bold" if pick < 0.18 else None
+
+
+def _tile(ch: str, font: ImageFont.FreeTypeFont, colour, rng: random.Random,
+          look: str | None = None) -> Image.Image:
+    """One character on a transparent tile: maybe hollow or outlined, rotated, stretched.
+
+    ``look``: the image's look for every glyph ('hollow', 'bold'); None draws one at random.
+    """
     left, top, right, bottom = font.getbbox(ch)
     pad = 6
     tile = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
-    style = rng.random()
+    style = {"hollow": 0.0, "bold": 0.2}.get(look or "", rng.random())
     if style < 0.14:  # hollow: an outline, the inside transparent or a flat other colour
         inside = (0, 0, 0, 0) if rng.random() < 0.5 else (*_colour(rng, 200, 255), 255)
         draw.text((pad - left, pad - top), ch, font=font, fill=inside, stroke_width=rng.choice((1, 1, 2)),
@@ -284,7 +302,8 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
         colours = [_ink(rng, bg) for _ in text]
     else:  # many-coloured glyphs, often no darker than the colour noise around them
         colours = [_vivid(rng) for _ in text]
-    tiles = [_tile(c, pil_font, col, rng) for c, col in zip(text, colours, strict=True)]
+    look = _look(rng)
+    tiles = [_tile(c, pil_font, col, rng, look) for c, col in zip(text, colours, strict=True)]
     gap = rng.uniform(-0.3, 0.25) * size
     total = sum(t.width for t in tiles) + gap * (len(tiles) - 1)
     margin = rng.uniform(0.02, 0.12) * w
