@@ -83,23 +83,6 @@ def test_smallest_job_stores_late_content_flags_the_rest_and_finishes(tmp_path, 
 
 
 @pytest.mark.browser
-def test_a_page_whose_json_is_slow_a_moment_is_fetched_again_not_stored_as_a_shell(tmp_path, port, crawl_db):
-    """The JSON of page 4 answers after 6 s once (beyond the wait's request cap): the snapshot is
-    the shell. Stored, it would lack the content and the links on: it is fetched again instead."""
-    site = LateSite(pages=6, kinds=("fetch",), slow_once={4: 6.0})
-    with serve_in_thread(site.app(), port) as base:
-        summary = crawl(smallest_job(tmp_path, base, crawl_db))
-    got = pages(crawl_db, base)
-    for i in range(site.pages):
-        text, complete = got[f"/fetch/{i}"]
-        assert marker("fetch", i) in text and complete == 1, (i, text)
-    assert site.answers[4] == 2
-    assert summary["incomplete"] == 0 and summary["failed"] == 0
-    attempts = dict(crawl_db.rows("SELECT url, attempts FROM frontier"))
-    assert attempts[f"{base}/fetch/4"] == 2
-
-
-@pytest.mark.browser
 def test_learned_wait_is_used_and_survives_a_resume(tmp_path, port):
     site = LateSite(pages=10, kinds=("fetch",))
     db = tmp_path / "crawl.db"

@@ -78,13 +78,9 @@ class BrowserFetcher:
 
     via = "browser"
 
-    def __init__(self, pool: TabPool, rendering: RenderingConfig, hooks: Sequence[PageHook],
-                 max_retries: int = 0) -> None:
+    def __init__(self, pool: TabPool, rendering: RenderingConfig, hooks: Sequence[PageHook]) -> None:
         self.pool = pool
         self.cfg = rendering
-        # Attempts of a request after which a page still loading is stored as it is (see
-        # ``_still_loading``); the crawl's own retry count.
-        self.max_retries = max_retries
         self.hooks = list(hooks)
         self._hooks_before_snapshot = overrides(self.hooks, "before_snapshot")
         self._hooks_after_navigation = overrides(self.hooks, "after_navigation")
@@ -212,8 +208,6 @@ class BrowserFetcher:
             row = self.waits.record(request.url, settled)
             if row is not None:
                 result.extra_rows[SHAPE_WAITS] = [row]
-            if (why := self._still_loading(request, snap, settled)) is not None:
-                raise FetchError(why, retryable=True)
         ctx.result = result
         for hook in self.hooks:
             await hook.after_snapshot(ctx)
@@ -234,23 +228,6 @@ class BrowserFetcher:
                 or self._hooks_before_snapshot or not _css_like(selector)):
             return None
         return {"domcontentloaded": "interactive", "load": "complete"}.get(self.cfg.goto_wait)
-
-    def _still_loading(self, request: Request, snap: dict, settled: dict) -> str | None:
-        """Why this page is fetched again instead of stored, or None to store it.
-
-        The default wait ran out while the page's own requests were still in flight: on a loaded
-        machine or a slow server a JSON answer can take longer than the wait, and the snapshot is
-        the shell ("loading"), without the content or the links that lead further (a whole
-        branch of the site was never found). Such a page is fetched again, unless it is the
-        request's last attempt or its URL shape's pages mostly end that way (a request that never
-        ends, such as a long poll: fetching again would only double the cost).
-        """
-        if settled.get("done") or not (settled.get("inflight") or snap.get("inflight")):
-            return None
-        if request.attempts >= self.max_retries or not self.waits.usually_done(request.url):
-            return None
-        return (f"still loading after {settled.get('waited_ms', 0) / 1000:.1f} s "
-                f"({settled.get('inflight') or snap.get('inflight')} request(s) in flight)")
 
     def _complete(self, snap: dict, settled: dict | None) -> bool:
         """Was the page done when its snapshot was taken?

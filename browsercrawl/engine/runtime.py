@@ -111,8 +111,7 @@ class BrowserRuntime:
             trusted = Scope(scope, self.job.seeds).seed_origin_prefixes() if check is not None else []
             guard = NavigationGuard(check, blocked, trusted) if check is not None or blocked else None
             self._pool = TabPool(None, self.job.rendering, self.tabs, self.hooks, self.context_factory, guard)
-            self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks,
-                                           self.job.politeness.max_retries)
+            self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks)
             stack.push_async_callback(self._close_browser)
             if not self.on_demand:
                 await self._launch()

@@ -18,12 +18,10 @@ appear in good time (twice the learned time, at least 2 s more) falls back to th
 counts as a miss; a shape that misses often is learned again. A shape whose samples never changed
 after DOMContentLoaded (server-rendered) keeps only a short quiet window.
 
-A page whose wait ran out with its requests still in flight is fetched again (a slow answer on a
-loaded machine left it a shell without its content and links), unless it is the request's last
-attempt or its shape's pages mostly end that way (``SettleLearner.usually_done``). What is stored
-after a wait that ran out has ``pages.complete = 0``: counted in the crawl's summary and in
-``stats``, never silently equal to a finished one. The learned waits are kept in the
-``shape_waits`` table, read back on resume and shown by ``stats``.
+A page whose wait ran out with requests in flight or the DOM still changing is stored with
+``pages.complete = 0``: counted in the crawl's summary and in ``stats``, never silently equal to a
+finished one. The learned waits are kept in the ``shape_waits`` table, read back on resume and
+shown by ``stats``.
 """
 
 from __future__ import annotations
@@ -141,12 +139,6 @@ class SettleLearner:
         if changed or sw.pages % _SAVE_EVERY == 0:
             return sw.row()
         return None
-
-    def usually_done(self, url: str) -> bool:
-        """Do this URL shape's pages mostly finish within the wait? True while there is little
-        to go on (under two pages seen), so a first slow page is not taken for the rule."""
-        sw = self.shapes.get(url_shape(url))
-        return sw is None or sw.pages < 2 or sw.unfinished * 2 <= sw.pages
 
     def _learn(self, sw: ShapeWait) -> None:
         """The slowest sample's time, and an element every sample added in its last burst."""
