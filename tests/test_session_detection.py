@@ -5,15 +5,20 @@ again after it, and a list that keeps failing fails its page instead of storing 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 
+from browsercrawl.config.job import load_job
+from browsercrawl.session.manager import SessionManager
 from tests.apps.forum import PASSWORD, PEOPLE, THREADS, Forum, follows_of
 from tests.apps.server import serve_in_thread
 
@@ -118,3 +123,66 @@ def test_a_list_that_keeps_failing_fails_its_page_and_the_next_run_retries_it(tm
     with sqlite3.connect(tmp_path / "crawl.db") as c:
         edges = set(c.execute("SELECT to_id FROM relations WHERE from_id='3'"))
     assert edges == {(str(j),) for j in follows_of(3)}
+
+
+class HeldLanding(Forum):
+    """The forum, able to hold a login after its new cookie is set: the page the login lands on
+    loads an image the test holds back, so the login is not over while the cookie already works."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.holding = False
+        self.held = threading.Event()
+        self.release = threading.Event()
+
+    async def home(self, request: web.Request) -> web.Response:
+        page = await super().home(request)
+        if self.holding and "/login" in request.headers.get("Referer", ""):
+            page.text = page.text.replace("</body>", '<img src="/held.png"></body>')
+        return page
+
+    async def held_image(self, request: web.Request) -> web.Response:
+        self.held.set()
+        while not self.release.is_set():
+            await asyncio.sleep(0.05)
+        return web.Response(body=b"", content_type="image/png")
+
+    def app(self) -> web.Application:
+        app = super().app()
+        app.router.add_get("/held.png", self.held_image)
+        return app
+
+
+async def test_a_probe_during_a_login_does_not_vouch_for_a_page_the_old_login_was_refused(
+        tmp_path, port, browser, monkeypatch):
+    monkeypatch.setenv("BC_FORUM_PW", PASSWORD)
+    forum = HeldLanding(gone="plain", max_requests=1000)
+    with serve_in_thread(forum.app(), port) as base:
+        job = load_job(write_job(tmp_path, base))
+        manager = SessionManager(job.session, job, job_path=job.source_path)
+        context = await manager.new_context(browser, None)
+        info = manager.contexts[context]
+        old = info.generation
+        for sid in forum.sessions:  # the session dies quietly
+            forum.sessions[sid] = forum.max_requests
+        page = await context.new_page()
+        response = await page.goto(f"{base}/u/3")
+        assert "not available" in await page.content()
+
+        async def relogin() -> None:  # another tab noticed the loss first
+            async with info.lock:
+                await manager._login_with_fallback(context, info)
+
+        forum.holding = True
+        login = asyncio.create_task(relogin())
+        while not forum.held.is_set():
+            await asyncio.sleep(0.05)
+        judged = asyncio.create_task(manager._judge(page, response, old))
+        # A probe that does not wait for the login ends meanwhile, vouching with the new cookie.
+        await asyncio.wait({judged}, timeout=5)
+        forum.release.set()
+        reason = await judged
+        await login
+    assert info.generation == old + 1
+    assert reason is not None  # the page is fetched again, not stored
+    assert not manager.detector.unsigned_shapes  # person pages still must show the signal

@@ -315,16 +315,21 @@ class SessionManager(PageHook):
 
     async def _probe(self, info: ContextInfo, context: BrowserContext, generation: int) -> bool | None:
         """Probe under the login ``generation`` (the caller holds the probe lock); a re-login in
-        between means the page must be fetched again (False)."""
-        if info.generation != generation:
-            return False
-        started = time.monotonic()
-        alive = await self._session_alive(context)
-        if alive is None:
-            return None
-        alive = alive and info.generation == generation
-        info.probe = (started, generation, alive)
-        return alive
+        between means the page must be fetched again (False).
+
+        The probe waits for a login under way: that login has set its cookie long before it counts
+        as done, so a probe run meanwhile would vouch with the new login for a page the old one
+        was refused."""
+        async with info.lock:
+            if info.generation != generation:
+                return False
+            started = time.monotonic()
+            alive = await self._session_alive(context)
+            if alive is None:
+                return None
+            alive = alive and info.generation == generation
+            info.probe = (started, generation, alive)
+            return alive
 
     async def _login_with_fallback(self, ctx: BrowserContext, info: ContextInfo) -> bool:
         """Log in; a locked/rejected account is retired and the next one tried. False if fatal."""
