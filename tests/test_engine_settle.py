@@ -83,6 +83,34 @@ def test_smallest_job_stores_late_content_flags_the_rest_and_finishes(tmp_path, 
 
 
 @pytest.mark.browser
+def test_a_page_whose_json_is_slow_a_moment_is_waited_for_not_stored_as_a_shell(tmp_path, port, crawl_db):
+    """The JSON of page 4 answers after 6 s once (a machine or server slow for a moment): the page
+    is stored with its content and the links on, not as the shell without them."""
+    site = LateSite(pages=6, kinds=("fetch",), slow_once={4: 6.0})
+    with serve_in_thread(site.app(), port) as base:
+        summary = crawl(smallest_job(tmp_path, base, crawl_db))
+    got = pages(crawl_db, base)
+    for i in range(site.pages):
+        text, complete = got[f"/fetch/{i}"]
+        assert marker("fetch", i) in text and complete == 1, (i, text)
+    assert site.answers[4] == 1  # waited for, not fetched again
+    assert summary["incomplete"] == 0 and summary["failed"] == 0
+
+
+def test_a_request_stops_holding_the_wait_only_on_a_shape_that_mostly_never_finishes():
+    learner = SettleLearner(RenderingConfig())
+    url = "http://127.0.0.1/never/1"
+    assert learner.plan(url, 10_000)["requestCapMs"] is None  # nothing known: a request holds
+    for i in range(2):
+        learner.record(f"http://127.0.0.1/never/{i + 2}", {"by": "cap", "done": False})
+    assert learner.plan(url, 10_000)["requestCapMs"] == 5000
+    learner.record("http://127.0.0.1/fetch/1", {"by": "cap", "done": False})
+    for i in range(3):
+        learner.record(f"http://127.0.0.1/fetch/{i + 2}", {"by": "quiet", "done": True})
+    assert learner.plan("http://127.0.0.1/fetch/9", 10_000)["requestCapMs"] is None
+
+
+@pytest.mark.browser
 def test_learned_wait_is_used_and_survives_a_resume(tmp_path, port):
     site = LateSite(pages=10, kinds=("fetch",))
     db = tmp_path / "crawl.db"

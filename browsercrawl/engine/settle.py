@@ -3,11 +3,11 @@
 The ``load`` event says nothing about content a script fetches afterwards: on a shop whose item
 pages fetch their JSON after ``load``, 18% of pages were stored as empty shells. So unless the job
 names a wait (``rendering.wait_until`` or ``wait_for_selector``), the snapshot's evaluate first
-waits until the page is done: the load event passed, no fetch/XHR in flight (a request older than
-``REQUEST_CAP_MS`` stops holding the wait), no short timer pending, no poll going on (a URL asked
-for three times or more, lately), and the DOM quiet for ``settle_quiet_ms``. ``page_watch.js``
-(installed in every tab before the page's scripts) counts the requests, timers and DOM changes;
-``snapshot.js`` waits on them, under ``settle_cap_seconds`` and the page's remaining time budget.
+waits until the page is done: the load event passed, no fetch/XHR in flight, no short timer
+pending, no poll going on (a URL asked for three times or more, lately), and the DOM quiet for
+``settle_quiet_ms``. ``page_watch.js`` (installed in every tab before the page's scripts) counts
+the requests, timers and DOM changes; ``snapshot.js`` waits on them, under ``settle_cap_seconds``
+and the page's remaining time budget.
 
 The quiet window is a blind wait paid on every page, so it is learned away: after
 ``settle_learn_pages`` finished pages of a URL shape (``router.url_shape``), the learner knows
@@ -17,6 +17,12 @@ wait for that element and no request in flight, then snapshot at once. A page wh
 appear in good time (twice the learned time, at least 2 s more) falls back to the quiet rule and
 counts as a miss; a shape that misses often is learned again. A shape whose samples never changed
 after DOMContentLoaded (server-rendered) keeps only a short quiet window.
+
+A request in flight holds the wait for the whole cap: one JSON answer slow for a moment (a busy
+machine, a slow server) would otherwise leave the snapshot the page's shell, stored without its
+content and without the links that lead on. Only on a shape whose pages mostly end with a request
+that never answers (``SettleLearner.usually_done`` false: a long poll, a tracker the network drops)
+does a request older than ``REQUEST_CAP_MS`` stop holding it, so such pages do not all pay the cap.
 
 A page whose wait ran out with requests in flight or the DOM still changing is stored with
 ``pages.complete = 0``: counted in the crawl's summary and in ``stats``, never silently equal to a
@@ -33,7 +39,8 @@ from typing import Any
 from browsercrawl.config import RenderingConfig
 from browsercrawl.engine.router import url_shape
 
-REQUEST_CAP_MS = 5000  # a fetch/XHR in flight longer than this no longer holds the wait
+# On a shape whose pages mostly never finish, a request older than this stops holding the wait.
+REQUEST_CAP_MS = 5000
 GIVE_UP_EXTRA_MS = 2000  # a learned element may come this much later than it ever did
 SHAPE_WAITS = "shape_waits"  # the table (declared in storage/db.py's core schema)
 STATIC_QUIET_MS = 50  # the quiet window of a shape whose learned pages never changed after DOMContentLoaded
@@ -101,7 +108,7 @@ class SettleLearner:
         out: dict[str, Any] = {
             "capMs": max(0.0, min(self.cfg.settle_cap_seconds * 1000, budget_ms)),
             "quietMs": self.cfg.settle_quiet_ms,
-            "requestCapMs": REQUEST_CAP_MS,
+            "requestCapMs": REQUEST_CAP_MS if not self.usually_done(url) else None,
             "learn": sw is None or not sw.learned,
         }
         if sw is not None and sw.learned and sw.selector:
@@ -139,6 +146,12 @@ class SettleLearner:
         if changed or sw.pages % _SAVE_EVERY == 0:
             return sw.row()
         return None
+
+    def usually_done(self, url: str) -> bool:
+        """Do this URL shape's pages mostly finish within the wait? True while there is little
+        to go on (under two pages seen), so one slow page is not taken for the rule."""
+        sw = self.shapes.get(url_shape(url))
+        return sw is None or sw.pages < 2 or sw.unfinished * 2 <= sw.pages
 
     def _learn(self, sw: ShapeWait) -> None:
         """The slowest sample's time, and an element every sample added in its last burst."""

@@ -85,7 +85,7 @@ async (arg) => {
       if (!W) return 0;
       let n = 0;
       const t = now();
-      for (const s of W.requests.values()) if (t - s < o.requestCapMs) n++;
+      for (const s of W.requests.values()) if (o.requestCapMs == null || t - s < o.requestCapMs) n++;
       return n;
     };
     // A URL requested three times or more, the last time within twice its period (at least a

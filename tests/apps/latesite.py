@@ -60,10 +60,14 @@ def marker(kind: str, i: int) -> str:
 class LateSite:
     """``pages`` pages of each kind in ``kinds``; page i links to pages i+1 and i+2 of its kind."""
 
-    def __init__(self, pages: int = 6, kinds: tuple[str, ...] = KINDS, unfinished_pages: int = 2) -> None:
+    def __init__(self, pages: int = 6, kinds: tuple[str, ...] = KINDS, unfinished_pages: int = 2,
+                 slow_once: dict[int, float] | None = None) -> None:
         self.pages = pages
         self.kinds = kinds
         self.unfinished_pages = unfinished_pages  # of the kinds that never finish (never, poll)
+        # fetch page -> seconds its JSON's first answer takes (a server or machine slow for a moment)
+        self.slow_once = dict(slow_once or {})
+        self.answers: dict[int, int] = {}  # fetch page -> JSON answers given
         self.closing = False
 
     def count(self, kind: str) -> int:
@@ -91,7 +95,8 @@ class LateSite:
 
     async def api_fetch(self, request: web.Request) -> web.Response:
         i = int(request.match_info["i"])
-        await asyncio.sleep(0.15 + 0.1 * (i % 4))
+        await asyncio.sleep(self.slow_once.pop(i, 0.15 + 0.1 * (i % 4)))
+        self.answers[i] = self.answers.get(i, 0) + 1
         return web.json_response(self.data("fetch", i))
 
     async def api_parts(self, request: web.Request) -> web.Response:
