@@ -21,7 +21,7 @@ after DOMContentLoaded (server-rendered) keeps only a short quiet window.
 A request in flight holds the wait for the whole cap: one JSON answer slow for a moment (a busy
 machine, a slow server) would otherwise leave the snapshot the page's shell, stored without its
 content and without the links that lead on. Only on a shape whose pages mostly end with a request
-that never answers (``SettleLearner.usually_done`` false: a long poll, a tracker the network drops)
+that never answers (``ShapeWait.usually_done`` false: a long poll, a tracker the network drops)
 does a request older than ``REQUEST_CAP_MS`` stop holding it, so such pages do not all pay the cap.
 
 A page whose wait ran out with requests in flight or the DOM still changing is stored with
@@ -60,6 +60,12 @@ class ShapeWait:
     hits: int = 0  # pages that ended on the learned element
     misses: int = 0  # pages where it did not come in time
     unfinished: int = 0  # pages whose wait ran out (stored with complete = 0)
+
+    @property
+    def usually_done(self) -> bool:
+        """Do this shape's pages mostly finish within the wait? True while there is little to go
+        on (under two pages seen), so one slow page is not taken for the rule."""
+        return self.pages < 2 or self.unfinished * 2 <= self.pages
 
     def row(self) -> dict[str, Any]:
         return {
@@ -108,7 +114,7 @@ class SettleLearner:
         out: dict[str, Any] = {
             "capMs": max(0.0, min(self.cfg.settle_cap_seconds * 1000, budget_ms)),
             "quietMs": self.cfg.settle_quiet_ms,
-            "requestCapMs": REQUEST_CAP_MS if not self.usually_done(url) else None,
+            "requestCapMs": None if sw is None or sw.usually_done else REQUEST_CAP_MS,
             "learn": sw is None or not sw.learned,
         }
         if sw is not None and sw.learned and sw.selector:
@@ -146,12 +152,6 @@ class SettleLearner:
         if changed or sw.pages % _SAVE_EVERY == 0:
             return sw.row()
         return None
-
-    def usually_done(self, url: str) -> bool:
-        """Do this URL shape's pages mostly finish within the wait? True while there is little
-        to go on (under two pages seen), so one slow page is not taken for the rule."""
-        sw = self.shapes.get(url_shape(url))
-        return sw is None or sw.pages < 2 or sw.unfinished * 2 <= sw.pages
 
     def _learn(self, sw: ShapeWait) -> None:
         """The slowest sample's time, and an element every sample added in its last burst."""

@@ -324,10 +324,9 @@ class SessionManager(PageHook):
             if info.generation != generation:
                 return False
             started = time.monotonic()
-            alive = await self._session_alive(context)
+            alive = await self._session_alive(context)  # no login can run meanwhile: the lock
             if alive is None:
                 return None
-            alive = alive and info.generation == generation
             info.probe = (started, generation, alive)
             return alive
 
