@@ -54,9 +54,9 @@ async def test_small_pages_are_parsed_on_the_loop_and_large_ones_in_a_thread(por
     app.router.add_get("/{name}", page)
     threads: dict[str, int] = {}
 
-    def recording_parse(html: str, base_url: str) -> ParsedPage:
+    def recording_parse(html: str, base_url: str, *, judge_scripts: bool = True) -> ParsedPage:
         threads[base_url.rsplit("/", 1)[1]] = threading.get_ident()
-        return parse_page(html, base_url)
+        return parse_page(html, base_url, judge_scripts=judge_scripts)
 
     monkeypatch.setattr(http_fetcher, "parse_page", recording_parse)
     with serve_in_thread(app, port) as base:
@@ -64,6 +64,8 @@ async def test_small_pages_are_parsed_on_the_loop_and_large_ones_in_a_thread(por
         try:
             client = HttpClient(session, 30)
             got = {name: await client.fetch(f"{base}/{name}") for name in ("small", "large")}
+            unjudged = HttpClient(session, 30, judge_scripts=False)
+            plain = {name: await unjudged.fetch(f"{base}/{name}") for name in ("small", "large")}
         finally:
             await session.close()
     loop_thread = threading.get_ident()
@@ -72,6 +74,32 @@ async def test_small_pages_are_parsed_on_the_loop_and_large_ones_in_a_thread(por
     for name, result in got.items():
         expected = parse_page(pages[f"/{name}"], result.final_url)
         assert (result.title, result.text, result.links) == expected[:3]
+        assert result.scripted is False
+        # Outside auto mode nobody asks whether a page runs code: the same page, that left unread.
+        assert (plain[name].title, plain[name].text, plain[name].links) == expected[:3]
+        assert plain[name].scripted is None
+
+
+def test_scripts_are_judged_only_when_asked() -> None:
+    html = "<html><body onload='go()'><a href='/x'>x</a>text</body></html>"
+    judged = parse_page(html, "http://h/")
+    unjudged = parse_page(html, "http://h/", judge_scripts=False)
+    assert judged.scripted is True and unjudged.scripted is None
+    assert judged[:3] == unjudged[:3]
+
+
+def test_the_sliced_origin_is_the_one_urlsplit_reads() -> None:
+    from browsercrawl.engine.parse import _origin, _origin_by_split
+
+    bases = [
+        "http://h/", "http://h", "https://h:8443/a/b?c#d", "http://h?q=1", "http://h#frag",
+        "http://user:pw@h:80/p", "http://[::1]:8080/x", "https://xn--bcher-kva.example/",
+        "http:///nohost", "http://", "https://", "ftp://h/x", "HTTP://H/x", "http://h/a b",
+        "http://h\\evil/x", "http://h\t/x", "http://h/\u00e9", "mailto:a@b", "", "http://h:/",
+        "http://a/b/c/../d?x=/y#z/w", "https://h?#", "http://h/#?",
+    ]
+    for base in bases:
+        assert _origin(base) == _origin_by_split(base), base
 
 
 def test_outcomes_of_small_pages_are_built_inline_and_big_or_language_checked_ones_not() -> None:

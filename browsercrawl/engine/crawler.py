@@ -238,7 +238,8 @@ class Crawler:
         for part in self.parts:
             part.bind(self)
 
-        client = HttpClient(http_session, self.job.rendering.timeout_seconds, scope_check(self.job))
+        client = HttpClient(http_session, self.job.rendering.timeout_seconds, scope_check(self.job),
+                            judge_scripts=self.job.rendering.mode == "auto")
         http = HttpFetcher(client, self.hooks)
         renderer = None
         warm_task = None

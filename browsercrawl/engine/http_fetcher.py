@@ -9,6 +9,7 @@ content.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from email.utils import parsedate_to_datetime
@@ -58,8 +59,13 @@ class HttpClient:
         session: aiohttp.ClientSession,
         timeout_seconds: float,
         redirect_check: Callable[[str], Awaitable[str | None]] | None = None,
+        *,
+        judge_scripts: bool = True,
     ) -> None:
         self.session = session
+        # Whether pages are read for code a browser would run (``FetchResult.scripted``): only
+        # auto mode's choice between HTTP and the browser needs it.
+        self._judge_scripts = judge_scripts
         self._timeout = aiohttp.ClientTimeout(total=timeout_seconds)
         # Why a redirect target leaves the crawl's scope (None: follow it); None: follow all.
         self._redirect_check = redirect_check
@@ -124,8 +130,9 @@ class HttpClient:
             html = body.decode(_charset(ctype), errors="replace")
             result.html = html
             if parse:
-                parsed = parse_page(html, final) if parse_inline(html) else \
-                    await asyncio.to_thread(parse_page, html, final)
+                judge = self._judge_scripts
+                parsed = parse_page(html, final, judge_scripts=judge) if parse_inline(html) else \
+                    await asyncio.to_thread(functools.partial(parse_page, judge_scripts=judge), html, final)
                 result.title, result.text, result.links, result.scripted = parsed
         elif ctype.startswith("text/") or "json" in ctype:
             result.text = body.decode(_charset(ctype), errors="replace")
