@@ -58,6 +58,39 @@ def test_cjk_bigrams_cover_two_and_one_character_words():
     assert cjk_bigrams("no cjk here") == ""
 
 
+def test_the_bigram_function_is_called_only_for_rows_with_text_beyond_ascii(tmp_path):
+    # A call of the Python function from the writing thread's statement waits for the GIL; a page
+    # whose text is all ASCII has no bigrams, and SQLite tells so without the call.
+    from browsercrawl.storage.db import SqliteTx
+    from browsercrawl.storage.search_index import CJK_FUNCTION
+
+    db = CrawlDatabase(tmp_path / "c.db").open_sync()
+    db.ensure_search_index()
+    calls: list[str] = []
+
+    def counting(text: str | None) -> str:
+        calls.append(text or "")
+        return cjk_bigrams(text)
+
+    def page(url: str, title: str, text: str) -> dict:
+        return {"url": url, "requested_url": url, "title": title, "text": text,
+                "fetched_at": "2026-11-24T00:00:00+00:00"}
+
+    def write(conn: sqlite3.Connection) -> None:
+        conn.create_function(CJK_FUNCTION, 1, counting, deterministic=True)
+        tx = SqliteTx(conn)
+        tx.insert_page(page("http://h/a", "plain", "only ascii words\n\there"))
+        tx.insert_page(page("http://h/b", "caf\u00e9", "no cjk but accents"))
+        tx.insert_page(page("http://h/c", "mixed", "words and \u5b66\u4e60\u4e2d\u6587"))
+        conn.commit()
+
+    db._call(write)
+    assert len(calls) == 2 and "\u5b66\u4e60" in calls[1]
+    assert [h.url for h in find(db.location, "\u5b66\u4e60")] == ["http://h/c"]
+    assert [h.url for h in find(db.location, "ascii")] == ["http://h/a"]
+    asyncio.run(db.close())
+
+
 def test_crawled_pages_found_by_title_words_and_chinese_by_two_characters(tmp_path, port, crawl_db):
     site = TextSite(pages=45)
     with serve_in_thread(site.app(), port) as base:

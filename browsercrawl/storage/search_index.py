@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass
 
 CJK_FUNCTION = "browsercrawl_cjk"
+# A GLOB pattern matching a text with a character outside ASCII (SQLite compares code points).
+_NOT_ASCII = "'*[^' || char(1) || '-' || char(127) || ']*'"
 
 # Han, kana, Hangul and their compatibility/extension blocks: scripts written without spaces.
 CJK_RUN = re.compile(
@@ -99,9 +101,14 @@ class IndexSpec:
         return [expr.format(r=r) for _, expr in self.columns]
 
     def cjk_expr(self, r: str) -> str:
-        """The bigrams of all indexed columns of row ``r`` (one call of the registered function)."""
+        """The bigrams of all indexed columns of row ``r`` (one call of the registered function).
+
+        Not called for a row whose text is all ASCII (most pages), which has none: a call of a
+        Python function takes the GIL from inside the writing thread's statement, and must wait
+        for the busy event loop to hand it over. SQLite's GLOB answers in C instead.
+        """
         joined = " || char(10) || ".join(f"coalesce({e}, '')" for e in self.exprs(r))
-        return f"{CJK_FUNCTION}({joined})"
+        return f"CASE WHEN ({joined}) GLOB {_NOT_ASCII} THEN {CJK_FUNCTION}({joined}) ELSE '' END"
 
 
 def _text_of_all(columns: list[str], r: str) -> str:
