@@ -9,7 +9,6 @@ content.
 from __future__ import annotations
 
 import asyncio
-import functools
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from email.utils import parsedate_to_datetime
@@ -132,7 +131,7 @@ class HttpClient:
             if parse:
                 judge = self._judge_scripts
                 parsed = parse_page(html, final, judge_scripts=judge) if parse_inline(html) else \
-                    await asyncio.to_thread(functools.partial(parse_page, judge_scripts=judge), html, final)
+                    await asyncio.to_thread(parse_page, html, final, judge_scripts=judge)
                 result.title, result.text, result.links, result.scripted = parsed
         elif ctype.startswith("text/") or "json" in ctype:
             result.text = body.decode(_charset(ctype), errors="replace")
