@@ -129,11 +129,13 @@ def test_per_host_delay_is_held_across_workers_at_the_server(tmp_path, port, red
     assert len(starts) == 24
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     # Redis spaces the grants by 0.25 s of its clock; between a grant and the request reaching the
-    # server each worker process adds its own scheduling delay (tens of ms on a loaded machine), so
-    # one gap may shrink by that much, but the rate over the crawl is the delay's. Three workers
-    # that did not share the delay would fetch three times as fast.
+    # server each worker process adds its own scheduling delay (over 100 ms now and then on a
+    # loaded machine), so the gap after a late request shrinks by that much, but the rate over the
+    # crawl is the delay's. Three workers that did not share the delay would fetch three times as
+    # fast, and grants handed out together would leave gaps near zero all through the crawl.
     assert starts[-1] - starts[0] >= 23 * 0.25 * 0.97, gaps
-    assert min(gaps) >= 0.25 * 0.6, gaps
+    short = [g for g in gaps if g < 0.25 * 0.6]
+    assert len(short) <= 2, gaps
     # More than one worker did the work (they share the host, they do not take turns crawling it).
     stored = [json.loads(out)["pages_stored"] for out, _ in outs]
     assert sum(stored) == 24 and sum(1 for n in stored if n) >= 2, stored
