@@ -125,7 +125,9 @@ def test_hard_budget_ends_endless_pages(tmp_path, port):
                 "scroll": 10_000, "idle_ms": 300, "budget_seconds": 3}
         db = crawl(tmp_path, [f"{base}/forever"], {"rules": [rule]})
     (hit, ok, rounds, total) = q(db, "SELECT budget_hit, wait_ok, scroll_rounds, total_ms FROM expansions")[0]
-    assert hit == 1 and ok == 0 and rounds > 3  # the DOM never settles; scrolling never runs dry
+    # The DOM never settles and scrolling never runs dry, so only the budget ends the page. How many
+    # rounds fit in it depends on machine load; more than one shows a round did not end it.
+    assert hit == 1 and ok == 0 and rounds >= 2
     assert total < 3500
 
 
