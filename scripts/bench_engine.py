@@ -60,6 +60,9 @@ DEFAULT_WAITS = "browser, default waits"
 # Auto mode's API shortcut: on the JavaScript site (JSON URLs follow from the page URL) and on its
 # variant whose JSON URLs a script computes (the shortcut must fall back to rendering there).
 AUTO_JS = "browsercrawl-auto-js"
+# The rendered crawl without request interception: a navigation out of the scope is refused where
+# it landed instead of stopped before it is sent (the one thing interception alone can do).
+NO_STOP = "browsercrawl-no-stop"
 AUTO_JSX = "browsercrawl-auto-jsx"
 BROWSER_JSX = "browsercrawl-jsx"
 
@@ -90,6 +93,7 @@ class Config:
     mode: str = ""  # browsercrawl's rendering mode; scrapy: 'playwright' or ''
     peer: bool = False  # needs a peer venv (skipped by --skip-peers)
     default_waits: bool = False  # browsercrawl without wait_until/wait_for_selector: the default wait
+    no_stop: bool = False  # browsercrawl with no request interception (scope.stop_navigations = false)
 
 
 @dataclass
@@ -128,6 +132,7 @@ def plan(pages: int, mem_sizes: tuple[int, int], html_pages: int | None = None) 
         Config("aiohttp-lxml", "aiohttp_lxml", "html", static),
         Config("browsercrawl", "browsercrawl", "js", pages, "browser"),
         Config(DEFAULT_WAITS, "browsercrawl", "js", pages, "browser", default_waits=True),
+        Config(NO_STOP, "browsercrawl", "js", pages, "browser", no_stop=True),
         Config("raw-playwright", "raw_playwright", "js", pages),
         Config(AUTO_JS, "browsercrawl", "js", pages, "auto"),
         Config(BROWSER_JSX, "browsercrawl", "jsx", pages, "browser"),
@@ -222,6 +227,9 @@ def command(
             },
             "output": {"database": "crawl.db"},
         }
+        if cfg.no_stop:  # nothing left that needs interception: the browser's settings block the rest
+            job["scope"]["stop_navigations"] = False  # type: ignore[index]
+            job["rendering"]["block"] = ["image", "font"]  # type: ignore[index]
         for key, value in overrides.items():
             section, _, name = key.partition(".")
             job.setdefault(section, {})[name] = value  # type: ignore[index]
@@ -383,6 +391,11 @@ def ratios(rows: list[Row], mem_sizes: tuple[int, int]) -> list[str]:
         cpu = p[0].cpu_ms_per_page / max(p[1].cpu_ms_per_page, 1)
         out.append(f"rendered: browsercrawl / raw Playwright loop pages/s = {ratio:.2f}x (target >= 1.0), "
                    f"CPU per page {cpu:.2f}x: {'MET' if ratio >= 1.0 else 'NOT MET'}")
+    if p := both(NO_STOP, "raw-playwright"):
+        ratio = p[0].pages_per_s / p[1].pages_per_s
+        cpu = p[0].cpu_ms_per_page / max(p[1].cpu_ms_per_page, 1)
+        out.append(f"rendered, no interception (scope.stop_navigations = false, block image and font) / "
+                   f"raw Playwright loop pages/s = {ratio:.2f}x, CPU per page {cpu:.2f}x")
     if (r := by.get("browsercrawl")) and (c := by.get("crawlee")) and c.peak_pss_mib:
         pss = r.peak_pss_mib / c.peak_pss_mib
         out.append(f"rendered: browsercrawl / Crawlee peak PSS = {pss:.2f} (target <= 0.80): "

@@ -142,6 +142,11 @@ class BrowserFetcher:
         guard = self.pool.guard
         if guard is None:
             return await self._render_page(page, request, settle)
+        if not guard.stop:  # nothing was stopped on the way: judge where the page landed
+            result = await self._render_page(page, request, settle)
+            if (reason := await guard.landed(result.final_url)) is not None:
+                raise LeftScope(result.final_url, reason, landed=True)
+            return result
         guard.reset(page)
         try:
             result = await self._render_page(page, request, settle)

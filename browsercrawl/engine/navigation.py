@@ -19,6 +19,15 @@ The same ``Fetch`` patterns block the resource types the job blocks (images, fon
 request of those types is failed when it pauses. ``Network.setBlockedURLs`` did that before, but it
 needs ``Network.enable``, which sends every network event of the tab over the CDP session to the
 driver and to Python (a few ms of CPU per page in Python, the driver and the browser process).
+
+Interception has a price whatever its patterns: while ``Fetch`` is enabled, Chromium routes every
+request of the tab through the browser process to check it: 14 % more Chromium CPU per page of
+the rendered bench, about 5 % of its pages/s (docs/benchmarks.md). No other hook stops a
+redirect before it is sent, so a job may choose (``scope.stop_navigations = false``) to have no
+interception at all: the guard then only judges where each page landed, and a page that landed
+outside the scope is refused, not stored, though the other server has seen the request. Images
+and fonts are then blocked by the browser's own settings (``browser.launch_args_for``); media
+still needs ``Fetch``.
 """
 
 from __future__ import annotations
@@ -81,8 +90,11 @@ class NavigationGuard:
         check: NavigationCheck | None,
         blocked_types: frozenset[str] = frozenset(),
         trusted_origins: list[str] | None = None,
+        *,
+        stop: bool = True,
     ) -> None:
         self._check = check  # None: only block resource types, let every navigation go
+        self.stop = stop  # False: judge where a page landed instead of stopping its navigation
         self.blocked_types = blocked_types  # CDP resource types failed at once (Image, Font, Media)
         self._trusted = list(trusted_origins or [])  # "scheme://host[:port]/" the check allows
         self._document_patterns: list[str] | None = None  # built on the first attach
@@ -100,7 +112,20 @@ class NavigationGuard:
             self._document_patterns = outside_patterns(trusted)
         return self._document_patterns
 
-    async def attach(self, context: BrowserContext, page: Page) -> CDPSession:
+    @property
+    def intercepts(self) -> bool:
+        """Whether tabs get a ``Fetch`` interception (for stopping navigations, or blocked types)."""
+        return bool(self.blocked_types) or (self._check is not None and self.stop)
+
+    async def landed(self, url: str) -> str | None:
+        """Why a page that landed on ``url`` is outside the scope (None: it is inside). For a guard
+        that does not stop navigations, this is the whole check."""
+        return None if self._check is None else await self._check(url)
+
+    async def attach(self, context: BrowserContext, page: Page) -> CDPSession | None:
+        """Start intercepting in ``page``'s tab; None when this guard needs no interception."""
+        if not self.intercepts:
+            return None
         cdp = await context.new_cdp_session(page)
         tree = await cdp.send("Page.getFrameTree")
         main_frame = tree["frameTree"]["frame"]["id"]
@@ -115,7 +140,7 @@ class NavigationGuard:
         cdp.on("Fetch.requestPaused", paused)
         patterns = [{"urlPattern": "*", "resourceType": t, "requestStage": "Request"}
                     for t in sorted(self.blocked_types)]
-        if self._check is not None:
+        if self._check is not None and self.stop:
             patterns += [{"urlPattern": p, "resourceType": "Document", "requestStage": "Request"}
                          for p in await self._documents()]
         await cdp.send("Fetch.enable", {"patterns": patterns})

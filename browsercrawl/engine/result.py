@@ -54,9 +54,11 @@ class FetchError(Exception):
 
 
 class LeftScope(FetchError):
-    """The page redirected or navigated out of the crawl's scope; it was stopped before the other
-    site was loaded and is never stored. ``target`` is where it tried to go."""
+    """The page redirected or navigated out of the crawl's scope; it is never stored. ``target``
+    is where it tried to go: stopped before the other site was loaded, or, with ``landed``, where
+    it was loaded (``scope.stop_navigations = false``)."""
 
-    def __init__(self, target: str, reason: str) -> None:
-        super().__init__(f"left the scope: tried to go to {target} ({reason})", retryable=False)
+    def __init__(self, target: str, reason: str, *, landed: bool = False) -> None:
+        where = "landed on" if landed else "tried to go to"
+        super().__init__(f"left the scope: {where} {target} ({reason})", retryable=False)
         self.target = target

@@ -27,7 +27,7 @@ from playwright.async_api import Browser, BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
 from browsercrawl.config import JobConfig
-from browsercrawl.engine.browser import LaunchOptions, open_browser
+from browsercrawl.engine.browser import BLOCKED_BY_SETTINGS, LaunchOptions, open_browser
 from browsercrawl.engine.browser_fetcher import BrowserFetcher
 from browsercrawl.engine.hooks import PageHook
 from browsercrawl.engine.navigation import NavigationCheck, NavigationGuard
@@ -57,6 +57,17 @@ def scope_check(job: JobConfig) -> NavigationCheck:
         return await scope.navigation_refusal(url)
 
     return check
+
+
+def intercepted_types(job: JobConfig, stops: bool) -> frozenset[str]:
+    """The CDP resource types a tab's interception fails. Interception costs the same whatever it
+    matches (navigation.py), so once a tab has it, to stop navigations or for a type no browser
+    setting blocks (media), it fails every blocked type; otherwise the settings block images and
+    fonts (``browser.launch_args_for``) and nothing is intercepted."""
+    kinds = [t for t in job.rendering.block if t in CDP_BLOCK_TYPES]
+    if stops or any(t not in BLOCKED_BY_SETTINGS for t in kinds):
+        return frozenset(CDP_BLOCK_TYPES[t] for t in kinds)
+    return frozenset()
 
 
 class BrowserRuntime:
@@ -105,11 +116,13 @@ class BrowserRuntime:
         stack = contextlib.AsyncExitStack()
         try:
             scope = self.job.scope
-            # With mode "any" and no ip_ranges nothing can leave the scope: no interception at all.
+            # With mode "any" and no ip_ranges nothing can leave the scope: no check at all.
             check = scope_check(self.job) if scope.mode != "any" or scope.ip_ranges else None
-            blocked = frozenset(CDP_BLOCK_TYPES[t] for t in self.job.rendering.block if t in CDP_BLOCK_TYPES)
-            trusted = Scope(scope, self.job.seeds).seed_origin_prefixes() if check is not None else []
-            guard = NavigationGuard(check, blocked, trusted) if check is not None or blocked else None
+            stops = check is not None and scope.stop_navigations
+            trusted = Scope(scope, self.job.seeds).seed_origin_prefixes() if stops else []
+            blocked = intercepted_types(self.job, stops)
+            guard = (NavigationGuard(check, blocked, trusted, stop=scope.stop_navigations)
+                     if check is not None or blocked else None)
             self._pool = TabPool(None, self.job.rendering, self.tabs, self.hooks, self.context_factory, guard)
             self._fetcher = BrowserFetcher(self._pool, self.job.rendering, self.hooks)
             stack.push_async_callback(self._close_browser)

@@ -145,6 +145,8 @@ for _name, (_body, _seeds, _expected) in {
     "language that is no code": ('[scope]\nlanguages = ["english"]', None,
                                  "scope.languages: 'english' is not a language code"),
     "unknown scope mode": ('[scope]\nmode = "same-port"', None, "scope.mode: Input should be"),
+    "ip ranges without the stop": ('[scope]\nip_ranges = ["127.0.0.0/8"]\nstop_navigations = false', None,
+                                   "scope: stop_navigations = false cannot hold with ip_ranges"),
     "seed without a host": ("", '["http:///path"]', "seeds: seed 'http:///path' is not an http(s) URL"),
     "seed with a space": ("", '["http://exa mple.org/"]', "seeds: seed 'http://exa mple.org/' is not"),
 }.items():

@@ -126,6 +126,30 @@ def test_redirects_and_navigations_out_of_scope_are_stopped_before_the_other_ser
     assert f"{other_base}/linked" not in rows  # another port is another host under same-host
 
 
+def test_without_the_stop_a_page_that_landed_outside_is_refused(tmp_path):
+    """``stop_navigations = false``: nothing is intercepted, so the other server sees the requests,
+    but a page that landed there is refused like one stopped on its way, and never stored."""
+    other = OtherServer()
+    with serve_in_thread(other.app(), free_port()) as other_base, \
+            serve_in_thread(scope_site(other_base), free_port()) as base:
+        code, err = crawl(tmp_path, f"{base}/", '[scope]\nstop_navigations = false\n'
+                          '[rendering]\nmode = "browser"\ntimeout_seconds = 60\n')
+    assert code == 0, err
+    assert other.hits["/from-302"] >= 1 and other.hits["/from-script"] >= 1  # not stopped: reached
+    rows = frontier(tmp_path)
+    for path in ("redirect-out", "script-out"):
+        state, error = rows[f"{base}/{path}"]
+        assert state == "skipped", (path, state, error)
+        assert error.startswith(f"left the scope: landed on {other_base}/from-"), error
+    # A meta refresh may come after the snapshot: the page is then stored as what it was.
+    state, error = rows[f"{base}/refresh-out"]
+    assert state == "done" or error.startswith(f"left the scope: landed on {other_base}/from-refresh")
+    assert all(not u.startswith(other_base) for u in stored(tmp_path))
+    assert {f"{base}/", f"{base}/ok"} <= stored(tmp_path)
+    with closing(sqlite3.connect(tmp_path / "crawl.db")) as conn:
+        assert not conn.execute("SELECT 1 FROM pages WHERE text LIKE '%other site%'").fetchall()
+
+
 def test_a_seed_that_redirects_out_of_scope_is_one_line(tmp_path):
     """An http seed the server sends elsewhere (often to https) is not silently an empty crawl."""
     other = OtherServer()
