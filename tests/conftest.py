@@ -101,7 +101,7 @@ SLOW_FILES = (
 )
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow files first (see ``SLOW_FILES``); the order within a file and among the rest is kept."""
     rank = {name: i for i, name in enumerate(SLOW_FILES)}
 

@@ -48,27 +48,6 @@ def app(hits: collections.Counter) -> web.Application:
     return a
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("scope_mode", ["same-host", "any"])
-def test_blocked_types_never_reach_the_server(tmp_path, port, scope_mode):
-    hits: collections.Counter[str] = collections.Counter()
-    with serve_in_thread(app(hits), port) as base:
-        job = parse_job({
-            "seeds": [f"{base}/p/0"],
-            "scope": {"mode": scope_mode},
-            "output": {"database": str(tmp_path / "crawl.db")},
-            "rendering": {"mode": "browser", "block": ["image", "font", "media"]},
-            "politeness": {"concurrency": 1, "per_host_concurrency": 1, "obey_robots": False},
-        }, tmp_path / "job.toml")
-        asyncio.run(Crawler(job, CrawlOptions(quiet=True)).run())
-    with sqlite3.connect(tmp_path / "crawl.db") as conn:
-        texts = [t for (t,) in conn.execute("SELECT text FROM pages")]
-    assert len(texts) == 4 and all("script ran on" in t for t in texts)
-    assert hits["page"] == 4
-    assert hits["image"] == hits["font"] == hits["media"] == 0, hits
-    assert hits["css"] == 1  # not blocked, and served from the browser's cache after the first page
-
-
 def _job(tmp_path, base: str, scope: dict, block: list[str]):
     return parse_job({
         "seeds": [f"{base}/p/0"],
@@ -77,6 +56,21 @@ def _job(tmp_path, base: str, scope: dict, block: list[str]):
         "rendering": {"mode": "browser", "block": block},
         "politeness": {"concurrency": 1, "per_host_concurrency": 1, "obey_robots": False},
     }, tmp_path / "job.toml")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scope_mode", ["same-host", "any"])
+def test_blocked_types_never_reach_the_server(tmp_path, port, scope_mode):
+    hits: collections.Counter[str] = collections.Counter()
+    with serve_in_thread(app(hits), port) as base:
+        job = _job(tmp_path, base, {"mode": scope_mode}, ["image", "font", "media"])
+        asyncio.run(Crawler(job, CrawlOptions(quiet=True)).run())
+    with sqlite3.connect(tmp_path / "crawl.db") as conn:
+        texts = [t for (t,) in conn.execute("SELECT text FROM pages")]
+    assert len(texts) == 4 and all("script ran on" in t for t in texts)
+    assert hits["page"] == 4
+    assert hits["image"] == hits["font"] == hits["media"] == 0, hits
+    assert hits["css"] == 1  # not blocked, and served from the browser's cache after the first page
 
 
 def test_interception_only_where_something_needs_it(tmp_path):
