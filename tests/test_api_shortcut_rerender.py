@@ -83,13 +83,17 @@ async def scenario(db: Store, frontier: Frontier, reopen, check: CrawlDb) -> Non
     rendered = [outcome(r, "browser", "right") for r in again]
     # One page built from JSON arrives after the shape went back to the browser: not stored,
     # its request goes back to the queue (the writer's ``stale`` test).
+    # Its new URL is queued all the same: building the outcome put it in the seen-set, so the
+    # rendered page would not queue it again.
     late = outcome(again[0], "api", "late")
+    found = f"{again[0].url}/found"
+    late.new_urls = [NewUrl(found, "h", 2, 2.0, again[0].url)]
     writer = ResultWriter(db, frontier, lambda *a: None, lambda e: None,
                           stale=lambda u: url_shape(u) == SHAPE)
     writer.submit(late)
     await writer.flush()
-    assert late.requeued and late.completion.state == "retry"
-    assert [r.url for r in await claim_all(frontier)] == [again[0].url]
+    assert late.requeued and late.completion.state == "retry" and late.page is None
+    assert sorted(r.url for r in await claim_all(frontier)) == [again[0].url, found]
     await commit(db, frontier, rendered)
     await commit(db, frontier, [outcome(again[1], "browser", "right")])  # a second delivery
 

@@ -157,8 +157,13 @@ def commit_outcomes(
 
 def _requeue(o: Outcome) -> None:
     """A page built from JSON whose shape's recipe a check found wrong while it was on its way to
-    the store: not stored; its request goes back to the queue (rendered next time)."""
-    o.page, o.links, o.new_urls, o.extra_rows, o.requeued = None, [], [], {}, True
+    the store: not stored; its request goes back to the queue (rendered next time).
+
+    Its new URLs are still queued: building the outcome put them in the frontier's seen-set,
+    which never forgets one, so the rendered page would find them seen and never queue them (the
+    pages only they lead to would be lost). A link the wrong recipe wrote and the page lacks is
+    fetched once, like any link in scope."""
+    o.page, o.links, o.extra_rows, o.requeued = None, [], {}, True
     o.completion = Completion(o.completion.request, "retry", error="built from JSON by a recipe "
                               "found wrong: rendered again", not_before=0.0)
 
