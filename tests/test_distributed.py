@@ -14,6 +14,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -117,11 +118,20 @@ def test_three_workers_one_killed_one_interrupted_one_late_lose_and_duplicate_no
 
 
 def test_per_host_delay_is_held_across_workers_at_the_server(tmp_path, port, redis_server, pg_database):
-    site = JsSite(pages=24, fanout=3)
+    gate = threading.Event()
+    site = JsSite(pages=24, fanout=3, hold=gate)
     with serve_in_thread(site.app(), port) as base:
         job = dist_job(tmp_path, base, redis_server.url, pg_database,
                        politeness="delay_seconds = 0.25\nconcurrency = 4\nper_host_concurrency = 4")
         procs = [start_worker(job) for _ in range(3)]
+        # On a loaded machine a worker can take seconds to start, and the 24 pages take six: hold the
+        # seed until all three have joined, or the first one up may crawl the site alone.
+        deadline = time.monotonic() + 240
+        while status(job)["live_workers"] < 3:
+            assert time.monotonic() < deadline, "three workers did not join"
+            assert all(p.poll() is None for p in procs), "a worker exited early"
+            time.sleep(0.2)
+        gate.set()
         outs = [p.communicate(timeout=300) for p in procs]
     for p, (_, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err[-2000:]

@@ -5,10 +5,15 @@
 - ``/redirect/<i>`` -> 302 -> ``/p/<i>``; ``/flaky/<i>``: 503 twice, then a page;
   ``/limited``: 429 with Retry-After once, then a page; ``/private/...``: disallowed by robots.txt.
 - A link to the same server under the name ``localhost`` (out of scope for same-host crawls).
+
+``hold`` keeps ``/static/0`` unanswered until the test sets it, so a test can have every worker of a
+distributed crawl up before the first page lets the crawl spread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections import Counter
 
@@ -26,8 +31,10 @@ fetch('/api/{i}').then(r => r.json()).then(d => {{
 
 
 class JsSite:
-    def __init__(self, pages: int = 30, crawl_delay: float | None = None, fanout: int = 3) -> None:
+    def __init__(self, pages: int = 30, crawl_delay: float | None = None, fanout: int = 3,
+                 hold: threading.Event | None = None) -> None:
         self.pages = pages
+        self.hold = hold
         self.fanout = fanout
         self.crawl_delay = crawl_delay
         self.hits: list[tuple[str, float]] = []
@@ -63,6 +70,8 @@ class JsSite:
 
     async def static(self, request: web.Request) -> web.Response:
         i = int(request.match_info["i"])
+        while i == 0 and self.hold is not None and not self.hold.is_set():
+            await asyncio.sleep(0.02)  # the server's loop runs in its own thread; poll the test's gate
         links = " ".join(f'<a href="/static/{j}">item {j}</a>' for j in self.links_of(i))
         body = (
             f"<html><head><title>static {i}</title></head><body>{links}"
