@@ -4,10 +4,10 @@
 Usage:
     .venv/bin/python scripts/bench_captcha.py [--styles lined,confetti,arc,hollow,wave,grain]
         [--train 500] [--test 300] [--curve 50,100,250] [--load 10] [--loaded-styles ...]
-        [--steps 600] [--ddddocr-python PATH] [--json OUT]
+        [--steps 600] [--test-seed 2] [--zero-shot-only] [--ddddocr-python PATH] [--json OUT]
 
 For each style (scripts/bench/captcha_styles.py; fixed seeds: training images seed 1, test images
-seed 2) the same test images are read by:
+seed 2 or ``--test-seed``) the same test images are read by:
 
 * ddddocr          - the most used pre-trained reader, in its own interpreter (``--ddddocr-python``,
                      by default this one if it imports ddddocr, else /tmp/bc-bench-ddddocr/bin/python);
@@ -15,6 +15,8 @@ seed 2) the same test images are read by:
                      Its answer is judged by the site's case rule like ours.
 * base, zero-shot  - the bundled base model told only the site's profile facts (charset, length
                      range, case rule), no training;
+* base, fitted     - the same base with its view chosen (``captcha fit``, captcha/views.py) from the
+                     style's training images read without their labels: still no label used;
 * trained N        - one ``browsercrawl captcha train`` run (CTC fine-tuned from the base) on N
                      labelled images, then ``captcha eval --json``: the learning curve
                      (``--curve``) and the full ``--train`` set;
@@ -51,6 +53,7 @@ from browsercrawl.captcha import preprocess  # noqa: E402
 from browsercrawl.captcha.profile import base_profile  # noqa: E402
 from browsercrawl.captcha.recognise import Priors  # noqa: E402
 from browsercrawl.captcha.threads import single_threaded  # noqa: E402
+from browsercrawl.captcha.views import fit_profile  # noqa: E402
 
 DDDD_VENV_PYTHON = Path("/tmp/bc-bench-ddddocr/bin/python")
 DDDD_SCRIPT = """
@@ -101,9 +104,16 @@ def run_ddddocr(py: str, test: list[tuple[Path, str]], priors: Priors) -> list[t
     return out
 
 
-def run_base(test: list[tuple[Path, str]], facts: dict) -> list[tuple[str, str, float]]:
-    """The bundled base model with the site's profile facts; ms is CPU time (load-independent)."""
+def run_base(test: list[tuple[Path, str]], facts: dict, unlabelled: list[Path] | None = None
+             ) -> tuple[list[tuple[str, str, float]], str]:
+    """The bundled base model with the site's profile facts, its view chosen from ``unlabelled``
+    images when given; ms is CPU time (load-independent). Also says which view read them."""
     prof = base_profile(**facts)
+    choice = "grayscale"
+    if unlabelled:
+        with single_threaded():
+            prof, fitted = fit_profile(prof, [preprocess.decode_image(p.read_bytes()) for p in unlabelled])
+        choice = fitted.describe()
     rec = prof.build()
     out = []
     for p, lab in test:
@@ -111,7 +121,7 @@ def run_base(test: list[tuple[Path, str]], facts: dict) -> list[tuple[str, str, 
         with single_threaded():
             text, _ = rec.recognise(preprocess.apply(preprocess.decode_image(p.read_bytes()), prof.steps))
         out.append((lab, text, (time.process_time() - t) * 1000))
-    return out
+    return out, choice
 
 
 def _busy() -> None:
@@ -207,6 +217,8 @@ def main() -> int:
     ap.add_argument("--load", type=int, default=10, help="busy processes for the loaded run (0: none)")
     ap.add_argument("--loaded-styles", default=None, help="styles for the loaded run (default: all)")
     ap.add_argument("--steps", type=int, default=None, help="captcha train --steps (default: its own)")
+    ap.add_argument("--test-seed", type=int, default=2, help="seed of the test images (training: 1)")
+    ap.add_argument("--zero-shot-only", action="store_true", help="no training: ddddocr and the base only")
     ap.add_argument("--ddddocr-python", default=None)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
@@ -232,14 +244,20 @@ def main() -> int:
             priors = Priors(facts["charset"], facts["min_len"], facts["max_len"], facts["case"])
             train_dir, test_dir = Path(tmp, style, "train"), Path(tmp, style, "test")
             styles.generate(style, train_dir, args.train, seed=1)
-            test = styles.generate(style, test_dir, args.test, seed=2)
+            test = styles.generate(style, test_dir, args.test, seed=args.test_seed)
             row: dict = {"facts": facts}
-            row["base"] = judge(priors, run_base(test, facts))
+            row["base"] = judge(priors, run_base(test, facts)[0])
+            fitted, row["view"] = run_base(test, facts, [p for p, _ in styles.generate(style, train_dir,
+                                                                                       args.train, seed=1)])
+            row["fitted"] = judge(priors, fitted)
             if py:
                 row["ddddocr"] = judge(priors, run_ddddocr(py, test, priors))
-            log(f"{style}: base zero-shot {row['base']['exact']:.1%}"
-                + (f", ddddocr {row['ddddocr']['exact']:.1%}" if py else ""))
+            log(f"{style}: base zero-shot {row['base']['exact']:.1%}, fitted {row['fitted']['exact']:.1%} "
+                f"(view {row['view']})" + (f", ddddocr {row['ddddocr']['exact']:.1%}" if py else ""))
             row["curve"] = {}
+            if args.zero_shot_only:
+                results[style] = row
+                continue
             for n in (curve if style in curve_styles else []):
                 if n < args.train:
                     folder = subset(train_dir, Path(tmp, style, f"train{n}"), n)
@@ -270,7 +288,7 @@ def main() -> int:
             results[style] = row
     print_tables(results, args, py is not None)
     print(f"\n(total {time.monotonic() - started:.0f} s; {args.train} training / {args.test} test images per "
-          f"style, seeds 1 / 2; captcha train --steps {steps}; ms are CPU ms per image)")
+          f"style, seeds 1 / {args.test_seed}; captcha train --steps {steps}; ms are CPU ms per image)")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, default=str))
     return 0
@@ -288,24 +306,31 @@ def _run(d: dict | None) -> str:
 
 
 def print_tables(results: dict[str, dict], args, have_dddd: bool) -> None:
-    print("| style | case | ddddocr | base, zero-shot | trained, " + str(args.train)
-          + " labels | per-char | trained, + " + str(args.load) + " busy processes | base ms | targets |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| style | case | ddddocr | base, zero-shot | base, fitted (no labels) | trained, "
+          + str(args.train) + " labels | per-char | trained, + " + str(args.load)
+          + " busy processes | base ms | targets |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for style, r in results.items():
         d = r.get("ddddocr")
         met = []
         if d is not None:
-            met.append("zero-shot >= ddddocr" if r["base"]["exact"] >= d["exact"] else "zero-shot < ddddocr")
+            best = max(r["base"]["exact"], r["fitted"]["exact"])
+            met.append("zero-shot >= ddddocr" if best >= d["exact"] else "zero-shot < ddddocr")
             want = 0.95 if style == "lined" else d["exact"] + 0.20
             for key in ("trained", "loaded"):
                 if key in r:
                     ok = r[key]["exact"] >= want
                     met.append(f"{key} {'>=' if ok else '<'} {want:.0%}")
         dddd = _pct(d) if have_dddd else "skipped"
-        print(f"| {style} | {r['facts']['case']} | {dddd} | {_pct(r['base'])} | "
+        print(f"| {style} | {r['facts']['case']} | {dddd} | {_pct(r['base'])} | {_pct(r['fitted'])} | "
               f"{_run(r.get('trained'))} | {_pct(r.get('trained'), 'per_char')} | {_run(r.get('loaded'))} | "
               f"{r['base']['ms']:.1f} | {'; '.join(met)} |")
+    print("\nViews chosen from the training images without their labels (captcha fit):\n")
+    for style, r in results.items():
+        print(f"- {style}: {r['view']}")
     sizes = sorted({n for r in results.values() for n in r["curve"]})
+    if not sizes:
+        return
     print("\nLearning curves (exact, test images):\n")
     print("| style | " + " | ".join(f"{n} labels" for n in sizes) + " |")
     print("|---|" + "---|" * len(sizes))

@@ -208,3 +208,14 @@ def test_fixed_size_keeps_aspect() -> None:
     assert out.shape == (24, 24)
     cols = np.flatnonzero((out < 128).any(axis=0))
     assert cols.size < 12 and cols.min() > 4
+
+
+def test_close_hairlines_drops_a_one_pixel_hatch_and_keeps_strokes() -> None:
+    img = blank(40, 60)
+    img[:, ::4] = 0  # a hatch of 1-px vertical lines
+    img[10:30, 20:26] = 0  # a stroke 6 px wide
+    out = pp.close_hairlines(img)
+    assert out.shape == img.shape and (out[5, 2:-2] == 255).all()  # the hatch is gone (inside)
+    assert (out[12:28, 21:25] == 0).all()  # the stroke stays
+    bgr = cv2.cvtColor(255 - img, cv2.COLOR_GRAY2BGR)  # the same light-on-dark: ink made dark first
+    assert (pp.close_hairlines(bgr) == out).all()

@@ -1,4 +1,4 @@
-"""``browsercrawl captcha ...``: solve, eval, train, tune, label, debug.
+"""``browsercrawl captcha ...``: solve, eval, train, tune, fit, label, debug.
 
 ``train DIR --out MODEL`` (any file name) and ``eval DIR --model MODEL --json`` are a stable
 contract other tools call; ``eval --json`` prints exactly one JSON object on stdout.
@@ -193,6 +193,45 @@ def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: f
     run_tune(samples, out, name, holdout, budget, False if no_ctc else None,
              lambda m: click.echo(m, err=True), max_steps, start=start_from, threads=threads, case=case)
     click.echo(str(out / f"{name}.json"))
+
+
+@captcha.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="profile JSON to write")
+@click.option("--profile", "--model", "profile", default=None,
+              help="profile JSON or model file whose view to choose (default: the bundled base)")
+@click.option("--charset", default=None, help="with the base: the characters the site's answers use")
+@click.option("--min-len", type=click.IntRange(1, 64), default=None, help="with the base: shortest answer")
+@click.option("--max-len", type=click.IntRange(1, 64), default=None, help="with the base: longest answer")
+@click.option("--case", type=CASE_CHOICE, default=None, help="the site's case rule")
+def fit(directory: Path, out: Path, profile: str | None, charset: str | None, min_len: int | None,
+        max_len: int | None, case: str | None) -> None:
+    """Choose the view a site's CAPTCHAs are read in from a folder of them; no labels needed.
+
+    Writes a profile that reads them in the chosen view (see docs/captcha.md, "Views").
+    """
+    from browsercrawl.captcha import preprocess
+    from browsercrawl.captcha.profile import Profile, base_profile
+    from browsercrawl.captcha.samples import unlabelled_folder
+    from browsercrawl.captcha.views import fit_profile
+
+    if out.is_dir():
+        raise UserError(f"--out {out}: is a folder; give the profile file to write")
+    if profile:
+        prof = Profile.load(profile)
+        if charset is not None or min_len is not None or max_len is not None:
+            raise UserError("--charset/--min-len/--max-len: only with the base (the profile says its own)")
+    else:
+        lo, hi = min_len or 1, max_len or 12
+        if lo > hi:
+            raise UserError(f"--min-len {lo} is above --max-len {hi}")
+        prof = base_profile(charset or "", lo, hi, case or "sensitive", name=directory.resolve().name)
+    if case:
+        prof.case = case
+    images = [preprocess.decode_image(p.read_bytes()) for p in unlabelled_folder(directory)]
+    fitted, choice = fit_profile(prof, images, profile or "base")
+    fitted.save(out)
+    click.echo(f"{directory}: read in {choice.describe()} -> {out}")
 
 
 @captcha.command()

@@ -217,7 +217,10 @@ class CharRecogniser:
         return text, conf * self.priors.plausibility(text)
 
 
-CTC_VIEWS = ("grayscale", "min_channel", "saturation", "separate_background")  # steps a view may be
+# Steps a view may be. Each turns a colour image into grayscale; of a grayscale image, only the
+# views that change its shapes (SHAPE_VIEWS) make another view, the rest are the image itself.
+CTC_VIEWS = ("grayscale", "min_channel", "saturation", "separate_background", "close_hairlines")
+SHAPE_VIEWS = ("close_hairlines",)
 
 
 @dataclass
@@ -237,17 +240,23 @@ class CtcRecogniser:
     views: tuple[str, ...] = ("grayscale",)
 
     def recognise(self, gray: np.ndarray) -> tuple[str, float]:
-        views = self.views if gray.ndim == 3 else ("grayscale",)
+        views = self.views if gray.ndim == 3 else \
+            tuple(dict.fromkeys(v if v in SHAPE_VIEWS else "grayscale" for v in self.views))
         best = ("", -1.0)
         for view in views:
-            g = preprocess.STEPS[view](gray) if gray.ndim == 3 else gray
-            text, conf, _ = self.net.predict(self.net.input_for(g), self.priors.allowed(),
-                                             self.priors.min_len, self.priors.max_len)
-            text = self.priors.clean(text) if self.priors.case in ("upper", "lower") else text
-            conf *= self.priors.plausibility(text)
+            text, conf = self.read(gray, view)
             if conf > best[1]:
                 best = (text, conf)
         return best
+
+    def read(self, img: np.ndarray, view: str) -> tuple[str, float]:
+        """The answer and its confidence in one view of the image (a grayscale image is its own
+        ``grayscale`` view)."""
+        g = img if img.ndim == 2 and view not in SHAPE_VIEWS else preprocess.STEPS[view](img)
+        text, conf, _ = self.net.predict(self.net.input_for(g), self.priors.allowed(),
+                                         self.priors.min_len, self.priors.max_len)
+        text = self.priors.clean(text) if self.priors.case in ("upper", "lower") else text
+        return text, conf * self.priors.plausibility(text)
 
 
 @dataclass

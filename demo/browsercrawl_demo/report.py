@@ -60,6 +60,12 @@ def print_report(report: dict[str, Any]) -> None:
         f"CAPTCHA model ({cap.get('kind')}, {cap.get('samples')} samples, {cap.get('training_seconds')} s)",
         f"{cap.get('heldout_exact')} exact on {cap.get('heldout_images')} held-out images",
     )
+    if cap.get("base_fitted_exact") is not None:
+        table.add_row(
+            "CAPTCHA base model with no labels: plain view / view chosen from the site's images",
+            f"{cap['base_plain_exact']} / {cap['base_fitted_exact']} ({cap['base_fitted_view']}) exact "
+            f"on {cap.get('heldout_images')} held-out images",
+        )
     answered = sum((p.get("session") or {}).get("captchas_answered") or 0 for p in (com, soc))
     accepted = sum((p.get("session") or {}).get("captchas_accepted") or 0 for p in (com, soc))
     table.add_row("CAPTCHA answers the site accepted during the crawls", _ratio(accepted, answered))

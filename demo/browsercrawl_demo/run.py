@@ -20,7 +20,7 @@ import random
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
@@ -39,6 +39,9 @@ from browsercrawl_demo.search_demo import search_scores
 from browsercrawl_demo.search_forms_demo import run_search_forms
 from browsercrawl_demo.traps_demo import run_archive_trap
 from browsercrawl_demo.truth import build_truth
+
+if TYPE_CHECKING:
+    from browsercrawl.captcha.profile import Profile
 
 PASSWORD_ENV = "BC_DEMO_PASSWORD"
 # Fine-tuning the base model on 300 demo CAPTCHAs: 90 s reached 98% on held-out images here.
@@ -90,7 +93,11 @@ def train_captcha_model(out: Path, samples: int, difficulty: int, log) -> tuple[
     model = out / "captcha-model.npz"
     info_path = out / "captcha-model.json"
     if model.exists() and info_path.exists():
-        return model, json.loads(info_path.read_text())
+        info = json.loads(info_path.read_text())
+        if "base_fitted_exact" not in info:  # written by an older demo
+            info.update(_base_without_labels(out, Profile.load(model), log))
+            info_path.write_text(json.dumps(info))
+        return model, info
     rng = random.Random(20261122)
     folders = {"captcha-labelled": samples, "captcha-heldout": 200}
     for name, n in folders.items():
@@ -107,11 +114,35 @@ def train_captcha_model(out: Path, samples: int, difficulty: int, log) -> tuple[
     prof = Profile.load(model)
     score = evaluate(prof.build(), prof.steps, load_samples(load_labelled_folder(out / "captcha-heldout")))
     info = {"kind": kind, "samples": samples, "training_seconds": round(seconds, 1),
-            "heldout_exact": round(score.exact, 3), "heldout_images": score.n}
+            "heldout_exact": round(score.exact, 3), "heldout_images": score.n,
+            **_base_without_labels(out, prof, log)}
     info_path.write_text(json.dumps(info))
     log(f"demo: CAPTCHA model ({kind}) trained in {seconds:.0f} s; reads {score.exact:.1%} of "
         f"{score.n} held-out images exactly")
     return model, info
+
+
+def _base_without_labels(out: Path, site: Profile, log) -> dict[str, Any]:
+    """The bundled base told only the site's facts, in its plain view and in the view chosen from
+    the labelled folder's images read without their labels (``captcha fit``), scored on the
+    held-out images."""
+    from browsercrawl.captcha import preprocess
+    from browsercrawl.captcha.profile import base_profile
+    from browsercrawl.captcha.samples import load_labelled_folder
+    from browsercrawl.captcha.train import evaluate, load_samples
+    from browsercrawl.captcha.views import fit_profile
+
+    base = base_profile(site.charset, site.min_len, site.max_len, site.case)
+    labelled = load_labelled_folder(out / "captcha-labelled")
+    images = [preprocess.decode_image(p.read_bytes()) for p, _ in labelled]
+    fitted, choice = fit_profile(base, images)
+    heldout = load_samples(load_labelled_folder(out / "captcha-heldout"))
+    plain = evaluate(base.build(), base.steps, heldout)
+    chosen = evaluate(fitted.build(), fitted.steps, heldout)
+    log(f"demo: CAPTCHA base with no labels reads {plain.exact:.1%} in its plain view, {chosen.exact:.1%} in "
+        f"the view chosen from the site's images ({choice.view})")
+    return {"base_plain_exact": round(plain.exact, 3), "base_fitted_exact": round(chosen.exact, 3),
+            "base_fitted_view": choice.view}
 
 
 async def _crawl(job_path: Path, induce: bool) -> Any:

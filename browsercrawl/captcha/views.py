@@ -1,0 +1,93 @@
+"""Which view a site's CAPTCHAs are read in, chosen from the site's own images, with no labels.
+
+The network reads a grayscale view of each image. Plain luminance (``grayscale``) suits most
+styles; glyphs drawn over fine texture (a hatch, a grid) are read far better once hairline marks
+are closed away (``close_hairlines``), which costs other styles a point or a few. Which one a site
+needs shows in the network's own confidence over a batch of the site's images: a style it reads
+better in one view, it reads more surely there.
+
+One image's confidence is too noisy to choose by (taking the more confident view image by image
+lost points on the colour styles), so the choice is made once, over the batch: each image is read
+in every candidate view, and a view replaces the plain one when the median, over the images, of
+its confidence minus the plain view's exceeds ``VIEW_MARGIN``. The median, not the mean: a few
+images that one view reads far more surely moved the mean of a 100-image batch past any usable
+margin on styles where that view loses exact matches. Measured on the benchmark's styles
+(``scripts/bench/captcha_styles.py``; median gain of the closed view over 500 images of the
+training seed, then on five disjoint batches of 100): hollow +0.18 (+0.14 to +0.22), the demo
+site's +0.027 (+0.015 to +0.040), wave +0.020, lined, confetti and grain +0.003 or less over 500
+(grain +0.036 and +0.049 on two batches of 100), arc -0.036. The closed view reads hollow 33
+points better, the demo 4.5, wave within 2.5 either way, and costs the others 0-4 points.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from browsercrawl.captcha import preprocess
+from browsercrawl.captcha.profile import BUILTIN_BASE, Profile
+from browsercrawl.captcha.recognise import CtcRecogniser
+from browsercrawl.errors import UserError
+
+VIEW_CANDIDATES = ("grayscale", "close_hairlines")  # the first is kept unless another wins clearly
+VIEW_MARGIN = 0.01  # median gain in confidence a view needs over the first candidate
+MIN_IMAGES = 20  # fewer, and the choice is a coin toss on every style but the clearest
+
+
+@dataclass
+class ViewChoice:
+    """The chosen view and what it rests on: each candidate's mean confidence over the images and
+    the median of its gain over the first candidate, image by image."""
+
+    view: str
+    confidence: dict[str, float]
+    median_gain: dict[str, float]
+    n: int
+
+    def describe(self) -> str:
+        first = next(iter(self.confidence))
+        if self.view != first:
+            why = f"median confidence gain over {first} {self.median_gain[self.view]:+.3f}"
+        else:
+            why = ", ".join(f"{v}: median gain {g:+.3f}" for v, g in self.median_gain.items() if v != first)
+        means = ", ".join(f"{v} {c:.3f}" for v, c in self.confidence.items())
+        return f"{self.view} ({why}; mean confidence {means}; {self.n} images)"
+
+
+def choose_view(recogniser: CtcRecogniser, images: list[np.ndarray],
+                candidates: tuple[str, ...] = VIEW_CANDIDATES, margin: float = VIEW_MARGIN) -> ViewChoice:
+    """Read every image in every candidate view; keep the first candidate unless another's median
+    gain in confidence over it exceeds ``margin``. CPU work: call it from a thread in async code."""
+    if len(images) < MIN_IMAGES:
+        raise UserError(f"{len(images)} images: choosing a view needs at least {MIN_IMAGES} of the site's "
+                        "CAPTCHAs")
+    conf = {v: np.array([recogniser.read(img, v)[1] for img in images]) for v in candidates}
+    first = candidates[0]
+    gain = {v: float(np.median(conf[v] - conf[first])) for v in candidates}
+    best = max(candidates, key=gain.__getitem__)
+    view = best if gain[best] > margin else first
+    return ViewChoice(view, {v: float(c.mean()) for v, c in conf.items()}, gain, len(images))
+
+
+def fit_profile(profile: Profile, images: list[np.ndarray],
+                where: str = "profile") -> tuple[Profile, ViewChoice]:
+    """The profile with its CTC network's view chosen from these (colour) images of the site.
+
+    The new profile names its model by an absolute path (or the bundled base), so it can be
+    written anywhere."""
+    rec = profile.recogniser
+    if rec.get("kind") != "ctc" or rec.get("steps"):
+        raise UserError(f"{where}: choosing a view needs a ctc recogniser, not {rec.get('kind')!r}")
+    built = profile.build()
+    assert isinstance(built, CtcRecogniser)
+    choice = choose_view(built, [preprocess.apply(img, profile.steps) for img in images])
+    fitted = copy.deepcopy(profile)
+    model = rec["model"]
+    if model != BUILTIN_BASE and not Path(model).is_absolute():
+        model = str(((profile.base_dir or Path(".")) / model).resolve())
+    fitted.recogniser = {**rec, "model": model, "views": [choice.view]}
+    fitted.base_dir = None
+    return fitted, choice

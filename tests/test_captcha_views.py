@@ -1,0 +1,100 @@
+"""Choosing the view a site's CAPTCHAs are read in from its unlabelled images (captcha/views.py),
+with the bundled base model on two benchmark styles: one it reads far better closed, one worse."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browsercrawl.captcha import preprocess
+from browsercrawl.captcha.profile import BUILTIN_BASE, Profile, base_profile
+from browsercrawl.captcha.samples import load_labelled_folder
+from browsercrawl.captcha.train import evaluate, load_samples
+from browsercrawl.captcha.views import MIN_IMAGES, choose_view, fit_profile
+from browsercrawl.errors import UserError
+from scripts.bench import captcha_styles as styles
+
+BIN = str(Path(sys.executable).with_name("browsercrawl"))
+
+
+@pytest.fixture(scope="module")
+def sets(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("views")
+    out = {}
+    for style in ("hollow", "arc"):
+        styles.generate(style, base / style, 60, seed=31)
+        styles.generate(style, base / f"{style}-test", 40, seed=32)
+        out[style] = base / style
+    return out
+
+
+def images(folder: Path) -> list:
+    return [preprocess.decode_image(p.read_bytes()) for p, _ in load_labelled_folder(folder)]
+
+
+def test_the_site_images_choose_the_view(sets) -> None:
+    hollow = choose_view(base_profile(**styles.profile_facts("hollow")).build(), images(sets["hollow"]))
+    assert hollow.view == "close_hairlines" and hollow.median_gain["close_hairlines"] > 0.05, hollow
+    arc = choose_view(base_profile(**styles.profile_facts("arc")).build(), images(sets["arc"]))
+    assert arc.view == "grayscale" and arc.median_gain["close_hairlines"] < 0, arc
+    assert arc.n == 60 and "60 images" in arc.describe()
+
+
+def test_a_fitted_base_reads_the_hatched_style_better(sets) -> None:
+    base = base_profile(**styles.profile_facts("hollow"))
+    fitted, _ = fit_profile(base, images(sets["hollow"]))
+    assert fitted.recogniser == {"kind": "ctc", "model": BUILTIN_BASE, "views": ["close_hairlines"]}
+    test = load_samples(load_labelled_folder(sets["hollow"].with_name("hollow-test")))
+    before = evaluate(base.build(), base.steps, test, base.priors)
+    after = evaluate(fitted.build(), fitted.steps, test, fitted.priors)
+    assert after.exact >= before.exact + 0.15, (before.exact, after.exact)
+
+
+def test_too_few_images_and_a_recogniser_without_views_are_refused(sets) -> None:
+    with pytest.raises(UserError, match=f"at least {MIN_IMAGES}"):
+        choose_view(base_profile().build(), images(sets["arc"])[:5])
+    with pytest.raises(UserError, match="needs a ctc recogniser, not 'tesseract'"):
+        fit_profile(Profile(), images(sets["arc"]))
+
+
+def test_fit_command_writes_a_profile_that_eval_reads(sets, tmp_path) -> None:
+    facts = styles.profile_facts("hollow")
+    out = tmp_path / "site.json"
+    r = subprocess.run([BIN, "captcha", "fit", str(sets["hollow"]), "--out", str(out), "--charset",
+                        facts["charset"], "--min-len", str(facts["min_len"]), "--max-len",
+                        str(facts["max_len"]), "--case", facts["case"]],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "read in close_hairlines" in r.stdout and "60 images" in r.stdout
+    prof = json.loads(out.read_text())
+    assert prof["recogniser"]["views"] == ["close_hairlines"] and prof["case"] == "upper"
+    r = subprocess.run([BIN, "captcha", "eval", str(sets["hollow"].with_name("hollow-test")), "--profile",
+                        str(out), "--json"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and json.loads(r.stdout)["n"] == 40, r.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--out", "{d}"], "--out {d}: is a folder"),
+    (["--out", "{d}/p.json", "--profile", "{d}/p0.json", "--charset", "AB"],
+     "--charset/--min-len/--max-len: only with the base"),
+    (["--out", "{d}/p.json", "--min-len", "6", "--max-len", "4"], "--min-len 6 is above --max-len 4"),
+])
+def test_fit_bad_input_is_one_line(sets, tmp_path, args, message) -> None:
+    (tmp_path / "p0.json").write_text(json.dumps(base_profile().to_json()))
+    r = subprocess.run([BIN, "captcha", "fit", str(sets["arc"]), *[a.format(d=tmp_path) for a in args]],
+                       capture_output=True, text=True, timeout=600)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and message.format(d=tmp_path) in lines[0], r.stderr
+
+
+def test_a_grayscale_image_is_closed_too(sets) -> None:
+    """A profile whose steps end in grayscale hands the network a 2-D image: a shape view still
+    applies to it, a colour view is the image itself."""
+    rec = base_profile(**styles.profile_facts("hollow")).build()
+    gray = preprocess.grayscale(images(sets["hollow"])[0])
+    assert rec.read(gray, "close_hairlines") == rec.read(preprocess.close_hairlines(gray), "grayscale")
+    assert rec.read(gray, "min_channel") == rec.read(gray, "grayscale")
