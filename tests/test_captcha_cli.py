@@ -118,6 +118,9 @@ def test_tune_writes_a_usable_profile(sets, tmp_path) -> None:
     data = json.loads(prof.read_text())
     assert data["charset"] and data["min_len"] == 4 and data["max_len"] == 6
     assert "tesseract/" in r.stderr and "chars/" in r.stderr and "best:" in r.stderr
+    # The untrained base, its view chosen from the training images, is a candidate too (and with
+    # 32 training images it wins: the trained pipelines have too few to learn from).
+    assert "base/grayscale" in r.stderr or "base/close_hairlines" in r.stderr, r.stderr
     r = run("eval", str(test), "--profile", str(prof), "--json")
     assert json.loads(r.stdout)["exact"] >= 0.3
 

@@ -174,7 +174,7 @@ def train(directory: Path, out: Path, kind: str, max_steps: int | None, epochs: 
 @click.option("--steps", "max_steps", default=800, show_default=True,
               help="CTC training: at most this many batches of 32")
 @click.option("--case", type=CASE_CHOICE, default=None, help="the site's case rule")
-@click.option("--no-ctc", is_flag=True, help="skip the CTC network even if torch is installed")
+@click.option("--no-ctc", is_flag=True, help="do not train the CTC network even if torch is installed")
 @click.option("--from", "start", default="base", show_default=True,
               help="CTC training starts from: base, none, or a model .npz")
 @click.option("--threads", type=click.IntRange(1, 64), default=None, help="CTC training threads")

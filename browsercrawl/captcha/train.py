@@ -20,7 +20,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from browsercrawl.captcha import ctc, preprocess
-from browsercrawl.captcha.profile import Profile, model_recogniser, read_model, write_model
+from browsercrawl.captcha.profile import Profile, base_profile, model_recogniser, read_model, write_model
 from browsercrawl.captcha.recognise import (
     CharRecogniser,
     Priors,
@@ -30,6 +30,8 @@ from browsercrawl.captcha.recognise import (
     train_mlp,
 )
 from browsercrawl.captcha.threads import single_threaded
+from browsercrawl.captcha.views import MIN_IMAGES as MIN_VIEW_IMAGES
+from browsercrawl.captcha.views import fit_profile
 from browsercrawl.errors import UserError
 
 Log = Callable[[str], None]
@@ -365,6 +367,12 @@ def tune(
     for vname, steps, psm in TESSERACT_VARIANTS:
         prof = _profile(name, steps, {"kind": "tesseract", "psm": psm}, priors)
         record(f"tesseract/{vname}/psm{psm}", prof, prof.build(), quick)
+    if ctc.BASE_MODEL.is_file() and len(train) >= MIN_VIEW_IMAGES:
+        # The bundled base with no training, its view chosen from the training images (their
+        # labels unused): with few labels it can beat every trained pipeline.
+        base = base_profile(priors.charset, priors.min_len, priors.max_len, priors.case, name=name)
+        fitted, choice = fit_profile(base, [img for img, _ in train])
+        record(f"base/{choice.view}", fitted, fitted.build(), held)
     out_dir.mkdir(parents=True, exist_ok=True)
     trained: dict[str, tuple[Profile, Recogniser, dict, dict]] = {}
     for vname, steps, segm in CHAR_VARIANTS:
