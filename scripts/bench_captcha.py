@@ -3,7 +3,8 @@
 
 Usage:
     .venv/bin/python scripts/bench_captcha.py [--styles lined,confetti,arc,hollow,wave,grain]
-        [--train 500] [--test 300] [--curve 50,100,250] [--load 10] [--loaded-styles ...]
+        [--train 500] [--test 300] [--curve 50,100,250] [--extra-unlabelled 2000] [--extra-styles ...]
+        [--load 10] [--loaded-styles ...]
         [--steps 600] [--test-seed 2] [--zero-shot-only] [--ddddocr-python PATH] [--json OUT]
 
 For each style (scripts/bench/captcha_styles.py; fixed seeds: training images seed 1, test images
@@ -20,6 +21,10 @@ seed 2 or ``--test-seed``) the same test images are read by:
 * trained N        - one ``browsercrawl captcha train`` run (CTC fine-tuned from the base) on N
                      labelled images, then ``captcha eval --json``: the learning curve
                      (``--curve``) and the full ``--train`` set;
+* trained + unl.   - the full labelled set plus ``--extra-unlabelled`` more images of the style
+                     (seed 5) with no labels, read by the trained model and the sure answers
+                     trained on in a second round (``captcha train --unlabelled``): a site shows
+                     as many unlabelled CAPTCHAs as one asks for, so this is still N labels;
 * trained, loaded  - the full set again while ``--load`` busy processes run beside it (a machine
                      shared with other jobs); the load average seen during the run is printed.
 
@@ -204,6 +209,14 @@ def subset(src: Path, dst: Path, n: int) -> Path:
     return dst
 
 
+def unlabelled_copy(images: list[tuple[Path, str]], dst: Path) -> Path:
+    """The images copied under names that carry no label (a generated name holds the answer)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for i, (p, _) in enumerate(images):
+        shutil.copy(p, dst / f"u{i:05d}.png")
+    return dst
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--styles", default=",".join(styles.OWN_STYLES))
@@ -214,6 +227,10 @@ def main() -> int:
     ap.add_argument("--self-label", type=int, default=100,
                     help="also train on this many labels plus the rest of the training images unlabelled "
                          "(captcha train --unlabelled); 0: skip")
+    ap.add_argument("--extra-unlabelled", type=int, default=2000,
+                    help="also train on all labels plus this many more unlabelled images of the style "
+                         "(captcha train --unlabelled); 0: skip")
+    ap.add_argument("--extra-styles", default=None, help="styles for that run (default: all)")
     ap.add_argument("--load", type=int, default=10, help="busy processes for the loaded run (0: none)")
     ap.add_argument("--loaded-styles", default=None, help="styles for the loaded run (default: all)")
     ap.add_argument("--steps", type=int, default=None, help="captcha train --steps (default: its own)")
@@ -226,6 +243,7 @@ def main() -> int:
     curve = [int(x) for x in args.curve.split(",") if x]
     curve_styles = args.curve_styles.split(",") if args.curve_styles else names
     loaded_styles = args.loaded_styles.split(",") if args.loaded_styles else names
+    extra_styles = args.extra_styles.split(",") if args.extra_styles else names
     from browsercrawl.captcha.train import DEFAULT_CTC_STEPS
 
     steps = args.steps or DEFAULT_CTC_STEPS
@@ -267,10 +285,8 @@ def main() -> int:
             if args.self_label and style in curve_styles and args.self_label < args.train:
                 n = args.self_label
                 folder = subset(train_dir, Path(tmp, style, f"train{n}"), n)
-                unl = Path(tmp, style, "unlabelled")
-                unl.mkdir(exist_ok=True)
-                for i, p in enumerate(sorted(train_dir.iterdir())[n:]):
-                    shutil.copy(p, unl / f"u{i:05d}.png")  # the label is in the name: leave it behind
+                unl = unlabelled_copy([(p, "") for p in sorted(train_dir.iterdir())[n:]],
+                                      Path(tmp, style, "unlabelled"))
                 model = Path(tmp, f"{style}-{n}-self.npz")
                 row["self_label"] = train_and_eval(style, folder, test_dir, model, steps, log,
                                                    ("--unlabelled", str(unl)))
@@ -279,6 +295,13 @@ def main() -> int:
                 style, train_dir, test_dir, Path(tmp, f"{style}.npz"), steps, log)
             got = row["trained"]
             log(f"{style}: {args.train} labels -> {got['exact']:.1%} (load {got['load']})")
+            if args.extra_unlabelled and style in extra_styles:
+                unl = unlabelled_copy(styles.generate(style, Path(tmp, style, "extra"), args.extra_unlabelled,
+                                                      seed=5), Path(tmp, style, "extra-unlabelled"))
+                row["extra"] = train_and_eval(style, train_dir, test_dir, Path(tmp, f"{style}-extra.npz"),
+                                              steps, log, ("--unlabelled", str(unl)))
+                log(f"{style}: {args.train} labels + {args.extra_unlabelled} unlabelled -> "
+                    f"{row['extra']['exact']:.1%} (load {row['extra']['load']})")
             if args.load and style in loaded_styles:
                 with load_generator(args.load):
                     row["loaded"] = train_and_eval(style, train_dir, test_dir,
@@ -307,9 +330,10 @@ def _run(d: dict | None) -> str:
 
 def print_tables(results: dict[str, dict], args, have_dddd: bool) -> None:
     print("| style | case | ddddocr | base, zero-shot | base, fitted (no labels) | trained, "
-          + str(args.train) + " labels | per-char | trained, + " + str(args.load)
+          + str(args.train) + " labels | per-char | trained, " + str(args.train) + " labels + "
+          + str(args.extra_unlabelled) + " unlabelled | trained, + " + str(args.load)
           + " busy processes | base ms | targets |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for style, r in results.items():
         d = r.get("ddddocr")
         met = []
@@ -317,13 +341,14 @@ def print_tables(results: dict[str, dict], args, have_dddd: bool) -> None:
             best = max(r["base"]["exact"], r["fitted"]["exact"])
             met.append("zero-shot >= ddddocr" if best >= d["exact"] else "zero-shot < ddddocr")
             want = 0.95 if style == "lined" else d["exact"] + 0.20
-            for key in ("trained", "loaded"):
+            for key in ("trained", "extra", "loaded"):
                 if key in r:
                     ok = r[key]["exact"] >= want
                     met.append(f"{key} {'>=' if ok else '<'} {want:.0%}")
         dddd = _pct(d) if have_dddd else "skipped"
         print(f"| {style} | {r['facts']['case']} | {dddd} | {_pct(r['base'])} | {_pct(r['fitted'])} | "
-              f"{_run(r.get('trained'))} | {_pct(r.get('trained'), 'per_char')} | {_run(r.get('loaded'))} | "
+              f"{_run(r.get('trained'))} | {_pct(r.get('trained'), 'per_char')} | {_run(r.get('extra'))} | "
+              f"{_run(r.get('loaded'))} | "
               f"{r['base']['ms']:.1f} | {'; '.join(met)} |")
     print("\nViews chosen from the training images without their labels (captcha fit):\n")
     for style, r in results.items():
