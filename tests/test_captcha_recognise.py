@@ -166,6 +166,7 @@ def test_decoding_restricted_to_the_site_charset_folds_case() -> None:
             for t, k in enumerate([1, 0, 2, 3, 0, 4]):
                 z[t, k] = 5.0
             z[0, 2] = 4.0  # 'a' strong, 'A' a little weaker: together they are the site's 'A'
+            z[3, 2] = -8.0  # after 'x', 'A' is the likeliest: where 'x' is not allowed, 'A' is read
             return z
 
     net = Scripted("aAx7", 0, ctc.DEFAULT_ARCH, [], [], (np.zeros(1), np.zeros(1)))
@@ -174,6 +175,28 @@ def test_decoding_restricted_to_the_site_charset_folds_case() -> None:
     text, _, prob = net.predict(x, "AX7")
     assert text == "AAX7" and prob.shape == (6, 4) and np.allclose(prob.sum(axis=1), 1)
     assert net.predict(x, "A7")[0] == "AA7"  # 'x' is not allowed at all: its column goes elsewhere
+
+
+def test_folding_case_weighs_each_site_character_by_its_prior() -> None:
+    """A round glyph the network splits 0.4 / 0.3 / 0.3 between '0', 'O' and 'o': on an upper-case
+    site 'O' has two of the network's classes behind it, so summed alone it won (0.6 against
+    0.4) and '0' was read 'O'. Weighted by the site's prior over the network's, '0' wins; a
+    glyph the network calls 'o' or 'O' clearly is still 'O', and the blank keeps its place."""
+    class Scripted(ctc.CtcNet):
+        def logits(self, x):  # columns: a round glyph, blank, a clear 'o', blank
+            p = np.full((4, 4), 1e-6, np.float32)  # blank, '0', 'O', 'o'
+            p[0, 1:] = [0.4, 0.3, 0.3]
+            p[1, 0] = 1.0
+            p[2, 2:] = [0.3, 0.7]
+            p[3, 0] = 1.0
+            return np.log(p)
+
+    net = Scripted("0Oo", 0, ctc.DEFAULT_ARCH, [], [], (np.zeros(1), np.zeros(1)))
+    x = np.zeros((ctc.INPUT_H, 64), np.float32)
+    text, _, prob = net.predict(x, "0O")
+    assert text == "0O"
+    assert np.allclose(prob.sum(axis=1), 1) and prob[1, 0] > 0.99  # the blank column stays blank
+    assert np.isclose(prob[0, 1] / prob[0, 2], 0.4 / (0.6 / 2))  # '0' against half of 'O' + 'o'
 
 
 def test_fine_tuning_carries_output_rows_by_character() -> None:
