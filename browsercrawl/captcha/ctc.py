@@ -22,6 +22,7 @@ columns; a 1-D conv to charset + blank scores per column.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,7 +131,8 @@ class CtcNet:
             s = np.maximum(_conv1d(s, w, b), 0)
         return _conv1d(s, *self.head).T
 
-    def probabilities(self, x: np.ndarray, allowed: str = "") -> tuple[np.ndarray, str]:
+    def probabilities(self, x: np.ndarray, allowed: str = "",
+                      weights: Mapping[str, float] | None = None) -> tuple[np.ndarray, str]:
         """Per-column class probabilities (T, 1 + len(charset)) and that charset.
 
         ``allowed`` restricts the answer to a site's charset when the network knows more
@@ -139,32 +141,33 @@ class CtcNet:
         dropped; the allowed characters then share the column's character probability by the
         change in their prior (see :meth:`_projection`), the blank keeping its own, and the
         columns are renormalised. A lower-case ``l`` is never folded onto ``L``: it looks like
-        ``I`` or ``1``, not like ``L``.
+        ``I`` or ``1``, not like ``L``. ``weights`` (character -> factor, fitted to a site's
+        images by :mod:`browsercrawl.captcha.site_prior`) weigh the characters the same way.
         """
         z = self.logits(x)
         z = z - z.max(axis=1, keepdims=True)
         prob = np.exp(z)
         prob /= prob.sum(axis=1, keepdims=True)
         charset = self.charset
+        prior: np.ndarray | None = None
         if allowed and set(allowed) != set(charset):
             proj, prior, charset = self._projection(allowed)
-            folded = prob @ proj
-            chars = folded[:, 1:] * prior
-            # the characters keep the share of the column they had against the blank
-            chars *= folded[:, 1:].sum(axis=1, keepdims=True) / np.maximum(chars.sum(axis=1, keepdims=True),
-                                                                            1e-30)
-            prob = np.concatenate([folded[:, :1], chars], axis=1)
-            prob /= np.maximum(prob.sum(axis=1, keepdims=True), 1e-12)
+            prob = prob @ proj
+        if weights:
+            w = np.array([weights.get(c, 1.0) for c in charset], np.float32)
+            prior = w if prior is None else prior * w
+        if prior is not None:
+            prob = weigh_characters(prob, prior)
         return prob, charset
 
-    def predict(self, x: np.ndarray, allowed: str = "", min_len: int = 1,
-                max_len: int = 0) -> tuple[str, float, np.ndarray]:
+    def predict(self, x: np.ndarray, allowed: str = "", min_len: int = 1, max_len: int = 0,
+                weights: Mapping[str, float] | None = None) -> tuple[str, float, np.ndarray]:
         """Decode: text, confidence (product of each emitted character's probability), columns.
 
         ``min_len``/``max_len`` (0: no limit) is the site's length prior: when the best path's
         text has another length, the best path of an allowed length is taken instead.
         """
-        prob, charset = self.probabilities(x, allowed)
+        prob, charset = self.probabilities(x, allowed, weights)
         text, conf = decode(prob, charset, min_len, max_len)
         return text, conf, prob
 
@@ -198,6 +201,18 @@ class CtcNet:
 
 
 NO_CASE_FOLD = "l"
+
+
+def weigh_characters(prob: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Column probabilities (T, 1 + K; blank first) with each character's scaled by its weight.
+
+    The characters keep the share of each column they had against the blank, so whether a column
+    emits a character at all stays the network's call; only which character it is moves.
+    """
+    chars = prob[:, 1:] * weights
+    chars *= prob[:, 1:].sum(axis=1, keepdims=True) / np.maximum(chars.sum(axis=1, keepdims=True), 1e-30)
+    out = np.concatenate([prob[:, :1], chars], axis=1)
+    return out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
 
 
 def decode(prob: np.ndarray, charset: str, min_len: int = 1, max_len: int = 0) -> tuple[str, float]:

@@ -174,6 +174,12 @@ def _check_recogniser(spec: Any, where: str) -> None:
     views = spec.get("views", ["grayscale"])
     if kind == "ctc" and (not isinstance(views, list) or not views or any(v not in CTC_VIEWS for v in views)):
         raise UserError(f"{where}: views must be a non-empty list of {', '.join(CTC_VIEWS)}")
+    weights = spec.get("char_weights")
+    if kind == "ctc" and weights is not None and not (
+            isinstance(weights, dict) and all(isinstance(c, str) and len(c) == 1 for c in weights)
+            and all(isinstance(w, int | float) and not isinstance(w, bool) and 0 < w < 100
+                    for w in weights.values())):
+        raise UserError(f"{where}: char_weights must map single characters to positive numbers")
     if kind == "vote":
         members = spec.get("members")
         if not isinstance(members, list) or not members:
@@ -197,13 +203,16 @@ def _build(spec: dict[str, Any], priors: Priors, base: Path) -> Recogniser:
     meta, arrays = read_model(path)
     if meta["kind"] != kind:
         raise UserError(f"{path}: holds a {meta['kind']!r} model, the profile says {kind!r}")
-    return model_recogniser(meta, arrays, priors, tuple(spec.get("views", ("grayscale",))))
+    return model_recogniser(meta, arrays, priors, tuple(spec.get("views", ("grayscale",))),
+                            spec.get("char_weights"))
 
 
 def model_recogniser(meta: dict[str, Any], arrays: dict[str, np.ndarray], priors: Priors,
-                     views: tuple[str, ...] = ("grayscale",)) -> Recogniser:
+                     views: tuple[str, ...] = ("grayscale",),
+                     char_weights: dict[str, float] | None = None) -> Recogniser:
     if meta["kind"] == "ctc":
-        return CtcRecogniser(priors, CtcNet.from_params(split_params(arrays), meta), views=views)
+        return CtcRecogniser(priors, CtcNet.from_params(split_params(arrays), meta), views=views,
+                             char_weights=dict(char_weights) if char_weights else None)
     n = int(meta["layers"])
     weights = [arrays[f"mlp_w{i}"] for i in range(n)]
     mlp = Mlp(weights, [arrays[f"mlp_b{i}"] for i in range(n)], meta["classes"])

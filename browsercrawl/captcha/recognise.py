@@ -238,6 +238,9 @@ class CtcRecogniser:
     net: CtcNet
     name: str = "ctc"
     views: tuple[str, ...] = ("grayscale",)
+    # How much more often than the network expects the site draws each character (fitted to the
+    # site's own images, see browsercrawl.captcha.site_prior); none: as the network expects.
+    char_weights: dict[str, float] | None = None
 
     def recognise(self, gray: np.ndarray) -> tuple[str, float]:
         views = self.views if gray.ndim == 3 else \
@@ -254,7 +257,7 @@ class CtcRecogniser:
         ``grayscale`` view)."""
         g = img if img.ndim == 2 and view not in SHAPE_VIEWS else preprocess.STEPS[view](img)
         text, conf, _ = self.net.predict(self.net.input_for(g), self.priors.allowed(),
-                                         self.priors.min_len, self.priors.max_len)
+                                         self.priors.min_len, self.priors.max_len, self.char_weights)
         text = self.priors.clean(text) if self.priors.case in ("upper", "lower") else text
         return text, conf * self.priors.plausibility(text)
 

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from browsercrawl.captcha import preprocess
+from browsercrawl.captcha import preprocess, site_prior
 from browsercrawl.captcha.profile import BUILTIN_BASE, Profile
-from browsercrawl.captcha.recognise import CtcRecogniser
+from browsercrawl.captcha.recognise import SHAPE_VIEWS, CtcRecogniser
 from browsercrawl.errors import UserError
 
 VIEW_CANDIDATES = ("grayscale", "close_hairlines")  # the first is kept unless another wins clearly
@@ -46,6 +46,8 @@ class ViewChoice:
     confidence: dict[str, float]
     median_gain: dict[str, float]
     n: int
+    weights: site_prior.CharWeights | None = None  # fitted by fit_profile
+    weights_skipped: str | None = None  # why no weights were fitted
 
     def describe(self) -> str:
         first = next(iter(self.confidence))
@@ -54,7 +56,12 @@ class ViewChoice:
         else:
             why = ", ".join(f"{v}: median gain {g:+.3f}" for v, g in self.median_gain.items() if v != first)
         means = ", ".join(f"{v} {c:.3f}" for v, c in self.confidence.items())
-        return f"{self.view} ({why}; mean confidence {means}; {self.n} images)"
+        text = f"{self.view} ({why}; mean confidence {means}; {self.n} images)"
+        if self.weights is not None:
+            text += f"; character weights {self.weights.describe()}"
+        elif self.weights_skipped:
+            text += f"; no character weights: {self.weights_skipped}"
+        return text
 
 
 def choose_view(recogniser: CtcRecogniser, images: list[np.ndarray],
@@ -74,7 +81,9 @@ def choose_view(recogniser: CtcRecogniser, images: list[np.ndarray],
 
 def fit_profile(profile: Profile, images: list[np.ndarray],
                 where: str = "profile") -> tuple[Profile, ViewChoice]:
-    """The profile with its CTC network's view chosen from these (colour) images of the site.
+    """The profile with its CTC network's view chosen from these (colour) images of the site, and
+    the characters weighted by how often the site draws them (:mod:`site_prior`) where that can
+    be told (the choice says which, or why not).
 
     The new profile names its model by an absolute path (or the bundled base), so it can be
     written anywhere."""
@@ -83,11 +92,21 @@ def fit_profile(profile: Profile, images: list[np.ndarray],
         raise UserError(f"{where}: choosing a view needs a ctc recogniser, not {rec.get('kind')!r}")
     built = profile.build()
     assert isinstance(built, CtcRecogniser)
-    choice = choose_view(built, [preprocess.apply(img, profile.steps) for img in images])
+    inputs = [preprocess.apply(img, profile.steps) for img in images]
+    choice = choose_view(built, inputs)
     fitted = copy.deepcopy(profile)
     model = rec["model"]
     if model != BUILTIN_BASE and not Path(model).is_absolute():
         model = str(((profile.base_dir or Path(".")) / model).resolve())
-    fitted.recogniser = {**rec, "model": model, "views": [choice.view]}
+    fitted.recogniser = {k: v for k, v in rec.items() if k != "char_weights"}
+    fitted.recogniser.update(model=model, views=[choice.view])
+    pri = built.priors
+    choice.weights_skipped = site_prior.why_not(pri.case, pri.allowed(), len(inputs),
+                                                (pri.min_len + pri.max_len) / 2)
+    if choice.weights_skipped is None:
+        grays = [g if g.ndim == 2 and choice.view not in SHAPE_VIEWS else preprocess.STEPS[choice.view](g)
+                 for g in inputs]  # the view, as CtcRecogniser.read makes it
+        choice.weights = site_prior.fit_to_images(built.net, grays, pri.allowed(), pri.min_len, pri.max_len)
+        fitted.recogniser["char_weights"] = choice.weights.weights
     fitted.base_dir = None
     return fitted, choice
