@@ -41,6 +41,8 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     # the demo's glyphs sit on hairline noise, which the closed view removes.
     assert cap["base_fitted_view"] == "close_hairlines", cap
     assert cap["base_fitted_exact"] > cap["base_plain_exact"], cap
+    # ... and weighs its characters by how often the site draws them (300 upper-case images).
+    assert cap["base_fitted_weights"] == "character weights fitted to 300 images", cap
     assert "CAPTCHA base model with no labels" in res.stdout
     answered = com["session"]["captchas_answered"] + soc["session"]["captchas_answered"]
     accepted = com["session"]["captchas_accepted"] + soc["session"]["captchas_accepted"]

@@ -62,9 +62,10 @@ def print_report(report: dict[str, Any]) -> None:
     )
     if cap.get("base_fitted_exact") is not None:
         table.add_row(
-            "CAPTCHA base model with no labels: plain view / view chosen from the site's images",
-            f"{cap['base_plain_exact']} / {cap['base_fitted_exact']} ({cap['base_fitted_view']}) exact "
-            f"on {cap.get('heldout_images')} held-out images",
+            "CAPTCHA base model with no labels: plain view / fitted to the site's images",
+            f"{cap['base_plain_exact']} / {cap['base_fitted_exact']} ({cap['base_fitted_view']}; "
+            f"{cap.get('base_fitted_weights', 'no character weights')}) exact on {cap.get('heldout_images')} "
+            "held-out images",
         )
     answered = sum((p.get("session") or {}).get("captchas_answered") or 0 for p in (com, soc))
     accepted = sum((p.get("session") or {}).get("captchas_accepted") or 0 for p in (com, soc))

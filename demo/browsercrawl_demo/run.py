@@ -94,7 +94,7 @@ def train_captcha_model(out: Path, samples: int, difficulty: int, log) -> tuple[
     info_path = out / "captcha-model.json"
     if model.exists() and info_path.exists():
         info = json.loads(info_path.read_text())
-        if "base_fitted_exact" not in info:  # written by an older demo
+        if "base_fitted_weights" not in info:  # written by an older demo
             info.update(_base_without_labels(out, Profile.load(model), log))
             info_path.write_text(json.dumps(info))
         return model, info
@@ -123,9 +123,9 @@ def train_captcha_model(out: Path, samples: int, difficulty: int, log) -> tuple[
 
 
 def _base_without_labels(out: Path, site: Profile, log) -> dict[str, Any]:
-    """The bundled base told only the site's facts, in its plain view and in the view chosen from
-    the labelled folder's images read without their labels (``captcha fit``), scored on the
-    held-out images."""
+    """The bundled base told only the site's facts, in its plain view and fitted (view and
+    character weights) to the labelled folder's images read without their labels (``captcha
+    fit``), scored on the held-out images."""
     from browsercrawl.captcha import preprocess
     from browsercrawl.captcha.profile import base_profile
     from browsercrawl.captcha.samples import load_labelled_folder
@@ -139,10 +139,12 @@ def _base_without_labels(out: Path, site: Profile, log) -> dict[str, Any]:
     heldout = load_samples(load_labelled_folder(out / "captcha-heldout"))
     plain = evaluate(base.build(), base.steps, heldout)
     chosen = evaluate(fitted.build(), fitted.steps, heldout)
-    log(f"demo: CAPTCHA base with no labels reads {plain.exact:.1%} in its plain view, {chosen.exact:.1%} in "
-        f"the view chosen from the site's images ({choice.view})")
+    weights = (f"character weights fitted to {choice.weights.n} images" if choice.weights is not None
+               else f"no character weights: {choice.weights_skipped}")
+    log(f"demo: CAPTCHA base with no labels reads {plain.exact:.1%} in its plain view, {chosen.exact:.1%} as "
+        f"fitted to the site's images ({choice.view}; {weights})")
     return {"base_plain_exact": round(plain.exact, 3), "base_fitted_exact": round(chosen.exact, 3),
-            "base_fitted_view": choice.view}
+            "base_fitted_view": choice.view, "base_fitted_weights": weights}
 
 
 async def _crawl(job_path: Path, induce: bool) -> Any:
