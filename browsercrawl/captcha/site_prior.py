@@ -48,8 +48,6 @@ class CharWeights:
     n: int
 
     def describe(self) -> str:
-        if not self.weights:
-            return f"none ({self.n} images; answers' character skew {self.skew_before:.3f})"
         top = sorted(self.weights.items(), key=lambda kv: -kv[1])
         shown = ", ".join(f"{c} x{w:.2f}" for c, w in [*top[:3], *top[-2:]])
         return (f"{shown} (answers' character skew {self.skew_before:.3f} -> {self.skew_after:.3f}; "
