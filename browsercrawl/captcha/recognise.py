@@ -252,11 +252,16 @@ class CtcRecogniser:
                 best = (text, conf)
         return best
 
+    @staticmethod
+    def view_of(img: np.ndarray, view: str) -> np.ndarray:
+        """The grayscale image the network reads in ``view`` (a grayscale image is its own
+        ``grayscale`` view; a shape view still applies to it)."""
+        return img if img.ndim == 2 and view not in SHAPE_VIEWS else preprocess.STEPS[view](img)
+
     def read(self, img: np.ndarray, view: str) -> tuple[str, float]:
         """The answer and its confidence in one view of the image (a grayscale image is its own
         ``grayscale`` view)."""
-        g = img if img.ndim == 2 and view not in SHAPE_VIEWS else preprocess.STEPS[view](img)
-        text, conf, _ = self.net.predict(self.net.input_for(g), self.priors.allowed(),
+        text, conf, _ = self.net.predict(self.net.input_for(self.view_of(img, view)), self.priors.allowed(),
                                          self.priors.min_len, self.priors.max_len, self.char_weights)
         text = self.priors.clean(text) if self.priors.case in ("upper", "lower") else text
         return text, conf * self.priors.plausibility(text)

@@ -29,7 +29,7 @@ import numpy as np
 
 from browsercrawl.captcha import preprocess, site_prior
 from browsercrawl.captcha.profile import BUILTIN_BASE, Profile
-from browsercrawl.captcha.recognise import SHAPE_VIEWS, CtcRecogniser
+from browsercrawl.captcha.recognise import CtcRecogniser
 from browsercrawl.errors import UserError
 
 VIEW_CANDIDATES = ("grayscale", "close_hairlines")  # the first is kept unless another wins clearly
@@ -104,8 +104,7 @@ def fit_profile(profile: Profile, images: list[np.ndarray],
     choice.weights_skipped = site_prior.why_not(pri.case, pri.allowed(), len(inputs),
                                                 (pri.min_len + pri.max_len) / 2)
     if choice.weights_skipped is None:
-        grays = [g if g.ndim == 2 and choice.view not in SHAPE_VIEWS else preprocess.STEPS[choice.view](g)
-                 for g in inputs]  # the view, as CtcRecogniser.read makes it
+        grays = [built.view_of(g, choice.view) for g in inputs]
         choice.weights = site_prior.fit_to_images(built.net, grays, pri.allowed(), pri.min_len, pri.max_len)
         fitted.recogniser["char_weights"] = choice.weights.weights
     fitted.base_dir = None
