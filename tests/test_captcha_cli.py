@@ -56,6 +56,7 @@ def test_ctc_fine_tunes_the_base_then_its_own_model(sets, tmp_path) -> None:
     r = run("train", str(train), "--out", str(first), "--kind", "ctc", "--budget", "40", "--threads", "2")
     assert r.returncode == 0, r.stderr
     assert "starting from a trained model" in r.stderr
+    assert "training view: grayscale (" in r.stderr  # every view reads this one style alike
     tuned = json.loads(run("eval", str(test), "--model", str(first), "--json").stdout)
     again = tmp_path / "again.npz"
     r = run("train", str(train), "--out", str(again), "--kind", "ctc", "--budget", "15", "--from", str(first))

@@ -314,7 +314,7 @@ def test_profile_case_is_checked(tmp_path) -> None:
     with pytest.raises(UserError, match=r"p\.json: case must be one of sensitive, insensitive"):
         Profile.load(p)
     p.write_text('{"case": "insensitive", "recogniser": {"kind": "ctc", "model": "m.npz", "views": ["x"]}}')
-    with pytest.raises(UserError, match=r"views must be a non-empty list of grayscale, min_channel"):
+    with pytest.raises(UserError, match=r"views must be a non-empty list of grayscale, max_channel, "):
         Profile.load(p)
 
 

@@ -125,6 +125,19 @@ def test_separate_background_whitens_background_colour_only() -> None:
     assert out[0, 0] == 255 and out[15, 15] < 128 and out[15, 45] < 128
 
 
+def test_max_channel_keeps_ink_dark_in_every_channel_and_fades_vivid_noise() -> None:
+    bgr = np.zeros((30, 80, 3), np.uint8)
+    bgr[:] = (190, 210, 200)  # pale field
+    bgr[10:20, 10:20] = (40, 140, 30)  # a green glyph, dark in every channel but green
+    bgr[10:20, 40:50] = (230, 30, 20)  # a vivid blue speck: darker than the glyph in luminance
+    out = pp.max_channel(bgr)
+    assert out.shape == (30, 80) and out.flags.c_contiguous
+    assert out[15, 15] < 150 < out[15, 45] and out[0, 0] > 200
+    assert pp.grayscale(bgr)[15, 45] < pp.grayscale(bgr)[15, 15]  # why the view exists
+    gray = blank(10, 10, 90)
+    assert (pp.max_channel(gray) == pp.grayscale(gray)).all()  # as luminance: ink made dark
+
+
 def test_saturation_darkens_vivid_glyphs_of_any_lightness_and_drops_specks() -> None:
     bgr = np.zeros((30, 80, 3), np.uint8)
     bgr[:] = (200, 205, 195)  # near-grey background

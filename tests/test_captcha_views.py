@@ -1,5 +1,6 @@
-"""Choosing the view a site's CAPTCHAs are read in from its unlabelled images (captcha/views.py),
-with the bundled base model on two benchmark styles: one it reads far better closed, one worse."""
+"""Choosing the view a site's CAPTCHAs are read in (captcha/views.py): from its unlabelled images
+for the base read as it is, from its labelled ones for training; with the bundled base model on
+benchmark styles it reads far better in one view, and one it reads best in luminance."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from browsercrawl.captcha import preprocess
 from browsercrawl.captcha.profile import BUILTIN_BASE, Profile, base_profile
+from browsercrawl.captcha.recognise import Priors
 from browsercrawl.captcha.samples import load_labelled_folder
 from browsercrawl.captcha.train import evaluate, load_samples
-from browsercrawl.captcha.views import MIN_IMAGES, choose_view, fit_profile
+from browsercrawl.captcha.views import MIN_IMAGES, choose_view, choose_view_by_labels, fit_profile
 from browsercrawl.errors import UserError
 from scripts.bench import captcha_styles as styles
 
@@ -29,6 +32,8 @@ def sets(tmp_path_factory) -> dict[str, Path]:
         styles.generate(style, base / style, 60, seed=31)
         styles.generate(style, base / f"{style}-test", 40, seed=32)
         out[style] = base / style
+    out["confetti"] = base / "confetti"  # its views differ by fewer images: more of them
+    styles.generate("confetti", out["confetti"], 200, seed=2)
     return out
 
 
@@ -98,3 +103,57 @@ def test_a_grayscale_image_is_closed_too(sets) -> None:
     gray = preprocess.grayscale(images(sets["hollow"])[0])
     assert rec.read(gray, "close_hairlines") == rec.read(preprocess.close_hairlines(gray), "grayscale")
     assert rec.read(gray, "min_channel") == rec.read(gray, "grayscale")
+
+
+def test_the_labels_choose_the_training_view(sets) -> None:
+    """Colour noise is read far better in the brightest channel, the hatch closed; a style read
+    best in luminance keeps it, the other views' few wins being noise."""
+    def choice(style: str):
+        rec = base_profile(**styles.profile_facts(style)).build()
+        return choose_view_by_labels(rec, load_samples(load_labelled_folder(sets[style])))
+
+    confetti = choice("confetti")
+    assert confetti.view == "max_channel", confetti
+    assert confetti.exact["max_channel"] > confetti.exact["grayscale"] + 0.08, confetti
+    assert "read only in max_channel" in confetti.describe()
+    assert choice("hollow").view == "close_hairlines"
+    arc = choice("arc")
+    assert arc.view == "grayscale" and arc.n == 60 and "60 labelled images" in arc.describe(), arc
+
+
+def test_grayscale_labels_only_weigh_shape_views(sets) -> None:
+    rec = base_profile(**styles.profile_facts("hollow")).build()
+    labelled = load_samples(load_labelled_folder(sets["hollow"]))
+    gray = [(preprocess.grayscale(img), lab) for img, lab in labelled]
+    got = choose_view_by_labels(rec, gray)
+    assert set(got.exact) == {"grayscale", "close_hairlines"} and got.view == "close_hairlines", got
+
+
+@pytest.mark.parametrize("missed, moves", [(2, False), (3, False), (6, True)])
+def test_a_small_lead_does_not_move_the_choice(missed: int, moves: bool) -> None:
+    """Luminance misses ``missed`` of 20 images that the other view reads: two or three is noise
+    (McNemar's bound), six is not."""
+    class Scripted:
+        priors = Priors("AB", 1, 1)
+
+        def read(self, img, view):
+            return ("B" if view == "grayscale" and img[0] < missed else "A"), 1.0
+
+    samples = [(np.array([i]), "A") for i in range(20)]
+    got = choose_view_by_labels(Scripted(), samples, ("grayscale", "close_hairlines"))
+    assert got.wins["close_hairlines"] == missed and got.losses["close_hairlines"] == 0
+    assert got.view == ("close_hairlines" if moves else "grayscale"), got
+
+
+def test_captcha_train_trains_in_the_chosen_view(sets, tmp_path) -> None:
+    """The view chosen from the labels is the model's preprocessing, in its file and its profile."""
+    from browsercrawl.captcha.profile import read_model
+    from browsercrawl.captcha.train import train_to_file
+
+    said: list[str] = []
+    samples = load_samples(load_labelled_folder(sets["confetti"]))
+    prof = train_to_file(samples, tmp_path / "c.npz", "ctc", None, said.append, max_steps=2, holdout=0,
+                         threads=1)
+    assert prof.steps == [{"step": "max_channel"}]
+    assert read_model(tmp_path / "c.npz")[0]["profile"]["steps"] == [{"step": "max_channel"}]
+    assert any(line.startswith("training view: max_channel (") for line in said), said

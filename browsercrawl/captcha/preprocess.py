@@ -77,6 +77,21 @@ def min_channel(img: np.ndarray) -> np.ndarray:
 
 
 @step
+def max_channel(img: np.ndarray) -> np.ndarray:
+    """The brightest of the three colour channels (HSV value), ink made dark: a pixel comes out
+    light when any of its channels is bright, so a field of light or vivid colour noise fades
+    and only ink that is dark in every channel stays dark. A grayscale image: its luminance view.
+
+    Why: luminance weighs green six times blue, so a blue speck is as dark as a glyph and a
+    green glyph as light as the field. On the benchmark's many-coloured style the base read
+    64.5 % in luminance and 78 % in this view with no training, and a model trained on 500
+    labels 76 % and 90 %; on one-colour styles it is luminance give or take a point.
+    """
+    gray = img.max(axis=2) if img.ndim == 3 else img
+    return _light_background(np.ascontiguousarray(gray))
+
+
+@step
 def saturation(img: np.ndarray, k: int = 3) -> np.ndarray:
     """Colour strength as ink: strongly coloured pixels dark, greys and pale tints light.
 

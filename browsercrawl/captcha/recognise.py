@@ -219,7 +219,8 @@ class CharRecogniser:
 
 # Steps a view may be. Each turns a colour image into grayscale; of a grayscale image, only the
 # views that change its shapes (SHAPE_VIEWS) make another view, the rest are the image itself.
-CTC_VIEWS = ("grayscale", "min_channel", "saturation", "separate_background", "close_hairlines")
+CTC_VIEWS = ("grayscale", "max_channel", "min_channel", "saturation", "separate_background",
+             "close_hairlines")
 SHAPE_VIEWS = ("close_hairlines",)
 
 

@@ -23,6 +23,7 @@ from browsercrawl.captcha import ctc, preprocess
 from browsercrawl.captcha.profile import Profile, base_profile, model_recogniser, read_model, write_model
 from browsercrawl.captcha.recognise import (
     CharRecogniser,
+    CtcRecogniser,
     Priors,
     Recogniser,
     augment_char,
@@ -31,7 +32,7 @@ from browsercrawl.captcha.recognise import (
 )
 from browsercrawl.captcha.threads import single_threaded
 from browsercrawl.captcha.views import MIN_IMAGES as MIN_VIEW_IMAGES
-from browsercrawl.captcha.views import fit_profile
+from browsercrawl.captcha.views import choose_view_by_labels, fit_profile
 from browsercrawl.errors import UserError
 
 Log = Callable[[str], None]
@@ -178,8 +179,8 @@ def train_chars(
 StartFrom = Path | str | None  # a model file, "base" (the bundled base model), or None (scratch)
 
 
-def load_start(start: StartFrom) -> tuple[dict[str, np.ndarray], str, ctc.Arch] | None:
-    """Parameters, charset and architecture of the model training starts from (None: scratch).
+def read_start(start: StartFrom) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
+    """Meta and arrays of the model training starts from (None: scratch).
 
     "base" is the bundled pretrained model; when it is missing (a checkout without it) training
     starts from scratch, which still works but needs more samples.
@@ -192,7 +193,31 @@ def load_start(start: StartFrom) -> tuple[dict[str, np.ndarray], str, ctc.Arch] 
     meta, arrays = read_model(path)
     if meta["kind"] != "ctc":
         raise UserError(f"{path}: training starts from a ctc model, this one is {meta['kind']!r}")
+    return meta, arrays
+
+
+def load_start(start: StartFrom) -> tuple[dict[str, np.ndarray], str, ctc.Arch] | None:
+    """Parameters, charset and architecture of the model training starts from (None: scratch)."""
+    got = read_start(start)
+    if got is None:
+        return None
+    meta, arrays = got
     return ctc.split_params(arrays), meta["charset"], ctc.Arch.from_json(meta["arch"])
+
+
+def ctc_steps_for(samples: Samples, priors: Priors, start: StartFrom,
+                  log: Log | None) -> list[dict[str, Any]]:
+    """The preprocessing a site's CTC model is trained on: the view the starting network reads
+    the labelled images best in (:func:`views.choose_view_by_labels`); luminance from scratch."""
+    got = read_start(start)
+    if got is None:
+        return CTC_STEPS
+    rec = model_recogniser(*got, priors)
+    assert isinstance(rec, CtcRecogniser)
+    choice = choose_view_by_labels(rec, list(samples))
+    if log:
+        log(f"training view: {choice.describe()}")
+    return [{"step": choice.view}]
 
 
 def checkpoint_path(out: Path) -> Path:
@@ -302,7 +327,7 @@ def train_to_file(
     """
     priors = infer_priors([lab for _, lab in samples], case)
     if kind == "ctc":
-        steps = steps or CTC_STEPS
+        steps = steps or ctc_steps_for(samples, priors, start, log)
         meta, arrays, report = train_ctc_model(samples, steps, priors, budget_s, log, max_steps=max_steps,
                                                start=start, threads=threads, holdout=holdout,
                                                checkpoint=checkpoint_path(out), resume=resume)
@@ -389,11 +414,12 @@ def tune(
         use_ctc = torch_available()
     if use_ctc:
         log(f"  training the CTC network (at most {max_steps} steps)...")
-        meta, arrays, report = train_ctc_model(train, CTC_STEPS, priors, ctc_budget_s, None,
+        ctc_steps = ctc_steps_for(train, priors, start, log)
+        meta, arrays, report = train_ctc_model(train, ctc_steps, priors, ctc_budget_s, None,
                                                max_steps=max_steps, start=start, threads=threads)
         _warn_if_cut(report, log, out_dir / f"{name}-ctc.npz")
         rec = model_recogniser(meta, arrays, priors)
-        prof = _profile(name, CTC_STEPS, {"kind": "ctc", "model": f"{name}-ctc.npz"}, priors)
+        prof = _profile(name, ctc_steps, {"kind": "ctc", "model": f"{name}-ctc.npz"}, priors)
         record("ctc", prof, rec, held)
         trained["ctc"] = (prof, rec, meta, arrays)
     best_chars = max((k for k in trained if k.startswith("chars/")), default=None,
@@ -403,10 +429,10 @@ def tune(
         from browsercrawl.captcha.recognise import VoteRecogniser
 
         cp, crec, *_ = trained[best_chars]
-        members = [Preprocessed(trained["ctc"][1], CTC_STEPS), Preprocessed(crec, cp.steps)]
+        members = [Preprocessed(trained["ctc"][1], ctc_steps), Preprocessed(crec, cp.steps)]
         vote = VoteRecogniser(members, [1.0, 0.5])
         spec = {"kind": "vote", "weights": [1.0, 0.5], "members": [
-            {"kind": "ctc", "model": f"{name}-ctc.npz", "steps": CTC_STEPS},
+            {"kind": "ctc", "model": f"{name}-ctc.npz", "steps": ctc_steps},
             {"kind": "chars", "model": f"{name}-chars.npz", "steps": cp.steps}]}
         record("vote(ctc, chars)", _profile(name, [], spec, priors), vote, held)
     label, score, best, _ = max(results, key=lambda r: (r[1].exact, r[1].per_char, -r[1].ms_per_image))
