@@ -185,7 +185,7 @@ def train_and_eval(style: str, folder: Path, test_dir: Path, model: Path, steps:
     if r.returncode != 0:
         raise SystemExit(f"{style}: captcha train failed: {r.stderr.strip().splitlines()[-1:]}")
     for line in r.stderr.splitlines():
-        if line.startswith(("trained:", "WARNING", "training on", "self-labelled")):
+        if line.startswith(("trained:", "WARNING", "training on", "training view", "self-labelled")):
             log(f"{style} ({folder.name}): {line}")
     ev = subprocess.run([*cli, "eval", str(test_dir), "--model", str(model), "--json"], capture_output=True,
                         text=True, env=env, check=True)
