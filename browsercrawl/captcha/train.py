@@ -392,11 +392,15 @@ def tune(
     for vname, steps, psm in TESSERACT_VARIANTS:
         prof = _profile(name, steps, {"kind": "tesseract", "psm": psm}, priors)
         record(f"tesseract/{vname}/psm{psm}", prof, prof.build(), quick)
+    by_labels = None
     if ctc.BASE_MODEL.is_file() and len(train) >= MIN_VIEW_IMAGES:
-        # The bundled base with no training, its view chosen from the training images (their
-        # labels unused): with few labels it can beat every trained pipeline.
+        # The bundled base with no training, in the view it reads the training images best in
+        # (the same choice the CTC candidate is trained in), its characters weighed by the
+        # images: with few labels it can beat every trained pipeline.
         base = base_profile(priors.charset, priors.min_len, priors.max_len, priors.case, name=name)
-        fitted, choice = fit_profile(base, [img for img, _ in train])
+        by_labels = choose_view_by_labels(base.build(), train)
+        log(f"  base view: {by_labels.describe()}")
+        fitted, choice = fit_profile(base, [img for img, _ in train], candidates=(by_labels.view,))
         record(f"base/{choice.view}", fitted, fitted.build(), held)
     out_dir.mkdir(parents=True, exist_ok=True)
     trained: dict[str, tuple[Profile, Recogniser, dict, dict]] = {}
@@ -414,7 +418,8 @@ def tune(
         use_ctc = torch_available()
     if use_ctc:
         log(f"  training the CTC network (at most {max_steps} steps)...")
-        ctc_steps = ctc_steps_for(train, priors, start, log)
+        ctc_steps = ([{"step": by_labels.view}] if by_labels and start == "base"
+                     else ctc_steps_for(train, priors, start, log))
         meta, arrays, report = train_ctc_model(train, ctc_steps, priors, ctc_budget_s, None,
                                                max_steps=max_steps, start=start, threads=threads)
         _warn_if_cut(report, log, out_dir / f"{name}-ctc.npz")

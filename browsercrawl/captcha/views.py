@@ -56,7 +56,7 @@ class ViewChoice:
         else:
             why = ", ".join(f"{v}: median gain {g:+.3f}" for v, g in self.median_gain.items() if v != first)
         means = ", ".join(f"{v} {c:.3f}" for v, c in self.confidence.items())
-        text = f"{self.view} ({why}; mean confidence {means}; {self.n} images)"
+        text = f"{self.view} ({why + '; ' if why else ''}mean confidence {means}; {self.n} images)"
         if self.weights is not None:
             text += f"; character weights {self.weights.describe()}"
         elif self.weights_skipped:
@@ -118,9 +118,10 @@ def choose_view_by_labels(recogniser: CtcRecogniser, samples: list[tuple[np.ndar
     one its features suit; on the benchmark's many-coloured style the view the base read 13
     points better trained 14 points better (docs/captcha.md). A candidate replaces the first only
     when its advantage is clear: at least ``TRAINING_VIEW_GAIN`` more exact, and the images it
-    alone reads outnumber those the first alone reads by more than twice the square root of both
-    (McNemar's test at about 95 %), so a handful of labels never moves the choice on noise. CPU
-    work: call it from a thread in async code.
+    alone reads outnumber those the first alone reads by more than the square root of both (one
+    standard deviation of that difference, as in McNemar's test). Two deviations kept luminance
+    for 100 labels of the many-coloured style (75 against 67 % exact), which then trained 12
+    points below the 50-label run that had moved. CPU work: call it from a thread in async code.
     """
     if len(samples) > TRAINING_VIEW_IMAGES:  # a fixed draw: a folder's order may follow the labels
         pick = np.random.default_rng(0).choice(len(samples), TRAINING_VIEW_IMAGES, replace=False)
@@ -133,7 +134,7 @@ def choose_view_by_labels(recogniser: CtcRecogniser, samples: list[tuple[np.ndar
     first = candidates[0]
     wins = {v: int((right[v] & ~right[first]).sum()) for v in candidates}
     losses = {v: int((right[first] & ~right[v]).sum()) for v in candidates}
-    margin = {v: wins[v] - losses[v] - 2 * np.sqrt(wins[v] + losses[v]) for v in candidates}
+    margin = {v: wins[v] - losses[v] - np.sqrt(wins[v] + losses[v]) for v in candidates}
     best = max(candidates[1:], key=margin.__getitem__, default=first)
     clear = margin[best] > 0 and wins[best] - losses[best] >= TRAINING_VIEW_GAIN * len(samples)
     view = best if best != first and clear else first
@@ -141,21 +142,21 @@ def choose_view_by_labels(recogniser: CtcRecogniser, samples: list[tuple[np.ndar
     return LabelledViewChoice(view, exact, wins, losses, len(samples))
 
 
-def fit_profile(profile: Profile, images: list[np.ndarray],
-                where: str = "profile") -> tuple[Profile, ViewChoice]:
+def fit_profile(profile: Profile, images: list[np.ndarray], where: str = "profile",
+                candidates: tuple[str, ...] = VIEW_CANDIDATES) -> tuple[Profile, ViewChoice]:
     """The profile with its CTC network's view chosen from these (colour) images of the site, and
     the characters weighted by how often the site draws them (:mod:`site_prior`) where that can
     be told (the choice says which, or why not).
 
     The new profile names its model by an absolute path (or the bundled base), so it can be
-    written anywhere."""
+    written anywhere. One candidate: that view, chosen elsewhere (by labels, say)."""
     rec = profile.recogniser
     if rec.get("kind") != "ctc" or rec.get("steps"):
         raise UserError(f"{where}: choosing a view needs a ctc recogniser, not {rec.get('kind')!r}")
     built = profile.build()
     assert isinstance(built, CtcRecogniser)
     inputs = [preprocess.apply(img, profile.steps) for img in images]
-    choice = choose_view(built, inputs)
+    choice = choose_view(built, inputs, candidates)
     fitted = copy.deepcopy(profile)
     model = rec["model"]
     if model != BUILTIN_BASE and not Path(model).is_absolute():
