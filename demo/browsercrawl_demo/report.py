@@ -57,7 +57,8 @@ def print_report(report: dict[str, Any]) -> None:
         table.add_row(*row)
     cap = report.get("captcha_model") or {}
     table.add_row(
-        f"CAPTCHA model ({cap.get('kind')}, {cap.get('samples')} samples, {cap.get('training_seconds')} s)",
+        f"CAPTCHA model ({cap.get('kind')}, {cap.get('samples')} samples, view {cap.get('view')}, "
+        f"{cap.get('training_seconds')} s)",
         f"{cap.get('heldout_exact')} exact on {cap.get('heldout_images')} held-out images",
     )
     if cap.get("base_fitted_exact") is not None:

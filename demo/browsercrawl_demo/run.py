@@ -94,8 +94,9 @@ def train_captcha_model(out: Path, samples: int, difficulty: int, log) -> tuple[
     info_path = out / "captcha-model.json"
     if model.exists() and info_path.exists():
         info = json.loads(info_path.read_text())
-        if "base_fitted_weights" not in info:  # written by an older demo
-            info.update(_base_without_labels(out, Profile.load(model), log))
+        if "base_fitted_weights" not in info or "view" not in info:  # written by an older demo
+            prof = Profile.load(model)
+            info.update(_base_without_labels(out, prof, log), view=_view(prof))
             info_path.write_text(json.dumps(info))
         return model, info
     rng = random.Random(20261122)
@@ -114,12 +115,18 @@ def train_captcha_model(out: Path, samples: int, difficulty: int, log) -> tuple[
     prof = Profile.load(model)
     score = evaluate(prof.build(), prof.steps, load_samples(load_labelled_folder(out / "captcha-heldout")))
     info = {"kind": kind, "samples": samples, "training_seconds": round(seconds, 1),
+            "view": _view(prof),
             "heldout_exact": round(score.exact, 3), "heldout_images": score.n,
             **_base_without_labels(out, prof, log)}
     info_path.write_text(json.dumps(info))
     log(f"demo: CAPTCHA model ({kind}) trained in {seconds:.0f} s; reads {score.exact:.1%} of "
         f"{score.n} held-out images exactly")
     return model, info
+
+
+def _view(prof) -> str | None:
+    """The view a trained model reads in: the last of its preprocessing steps."""
+    return prof.steps[-1]["step"] if prof.steps else None
 
 
 def _base_without_labels(out: Path, site: Profile, log) -> dict[str, Any]:
