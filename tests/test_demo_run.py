@@ -37,8 +37,11 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     # never saw, and the live site accepted most of its answers.
     cap = report["captcha_model"]
     assert cap["kind"] == "ctc" and cap["samples"] == 300 and cap["heldout_exact"] >= 0.9, cap
-    # ... trained in the view the base read the labelled images best in: hairlines closed.
-    assert cap["view"] == "close_hairlines", cap
+    # ... trained in the view the base read the labelled images best in (luminance unless another
+    # is clearly better), which the report keeps.
+    from browsercrawl.captcha.views import TRAINING_VIEWS
+
+    assert cap["view"] in TRAINING_VIEWS, cap
     # With no labels at all, the base reads the site in the view its images chose (captcha fit):
     # the demo's glyphs sit on hairline noise, which the closed view removes.
     assert cap["base_fitted_view"] == "close_hairlines", cap
