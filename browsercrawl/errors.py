@@ -16,6 +16,13 @@ EXIT_ENVIRONMENT = 4  # the machine lacks something: Chromium, Tesseract, a disp
 EXIT_INTERRUPTED = 130  # stopped by Ctrl-C / SIGTERM; the crawl resumes on the next run
 
 
+def error_line(exc: BaseException) -> str:
+    """An exception's first line of text (its class name if it has none): what a one-line message
+    quotes of an error raised by a library."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 class UserError(Exception):
     """Bad input from the user; the message names what is wrong in one line."""
 

@@ -33,7 +33,7 @@ from browsercrawl.config import JobConfig
 from browsercrawl.config.session import Account, LoggedInSignal, SessionConfig
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
-from browsercrawl.errors import LoginError, UserError
+from browsercrawl.errors import LoginError, UserError, error_line
 from browsercrawl.session.detect import (
     GONE_AFTER_UNSIGNED,
     MISSING_SIGNAL,
@@ -350,7 +350,7 @@ class SessionManager(PageHook):
                 self._fail(exc if isinstance(exc, LoginError) else LoginError(str(exc)))
                 return False
             except Exception as exc:  # the browser failed mid-login (timeout, crash): say so, stop
-                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                first = error_line(exc)
                 log.debug("login failed", exc_info=True)
                 self._fail(LoginError(f"login as {info.slot.name} failed: {first}"))
                 return False

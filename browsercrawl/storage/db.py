@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from browsercrawl.errors import UserError
+from browsercrawl.errors import UserError, error_line
 from browsercrawl.storage import search_index
 from browsercrawl.storage.base import (
     MARKER_KEY,
@@ -170,9 +170,10 @@ class SqliteTx:
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         for row in rows:
-            upsert = row.pop("__upsert__", False)
+            upsert = bool(row.get("__upsert__"))  # read, not popped: the caller's rows stay as given
             verb = "INSERT OR REPLACE" if upsert else "INSERT OR IGNORE"
-            self.conn.execute(_insert_sql(table, tuple(row), verb), list(row.values()))
+            cols = tuple(c for c in row if c != "__upsert__")
+            self.conn.execute(_insert_sql(table, cols, verb), [row[c] for c in cols])
 
 
 _INSERTS: dict[tuple[str, tuple[str, ...], str], str] = {}
@@ -354,7 +355,7 @@ def _is_bug(exc: sqlite3.DatabaseError) -> bool:
 
 def database_error(path: Path | str, exc: BaseException) -> UserError:
     """One line for a database that cannot be read or written: damaged (exit 2) or disk (exit 4)."""
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = error_line(exc)
     if isinstance(exc, sqlite3.DatabaseError) and _code_name(exc) in _DISK_CODES:
         return StorageFull(f"{path}: cannot write the crawl database ({text}); what was committed is "
                            "kept: make room on the disk (or fix the file's permissions) and run the same "

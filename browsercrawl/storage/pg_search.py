@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from browsercrawl.errors import UserError
+from browsercrawl.errors import UserError, error_line
 
 TSV = "search_tsv"
 _PAGES_TSV = ("setweight(to_tsvector('simple', coalesce(title, '') || ' ' || coalesce(url, '')), 'A') || "
@@ -188,7 +188,7 @@ def pg_search(reader: Any, q: Any) -> list[Any]:
         rows = conn.execute(sql, [*head_params, *rank_params, *params, q.limit]).fetchall()
     except Exception as exc:  # psycopg's errors: a bad regex, a bad date
         conn.rollback()
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = error_line(exc)
         raise UserError(f"search: cannot run {q.text!r}: {first}") from None
     hits = []
     for key, title, hit_url, when, snip, score, text in rows:

@@ -20,12 +20,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
+import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from browsercrawl.errors import UserError
+from browsercrawl.errors import UserError, error_line
 from browsercrawl.storage.base import (
     MARKER_KEY,
     MARKER_VALUE,
@@ -37,6 +40,11 @@ from browsercrawl.storage.base import (
 from browsercrawl.storage.db import _CORE_SCHEMA, CORE_COLUMNS_ADDED, SCHEMA_VERSION
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+# A transaction the server rolled back for a conflict with another one is run again this many times.
+CONFLICT_ATTEMPTS = 8
 
 # An arbitrary constant: the advisory lock all browsercrawl processes take around schema changes.
 _SCHEMA_LOCK = 0x6263_7261_776C
@@ -134,10 +142,11 @@ class PgTx:
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         for row in rows:
-            upsert = row.pop("__upsert__", False)
-            cols = tuple(row)
+            # Read, not popped: a transaction the server rolls back runs again with the same rows.
+            upsert = bool(row.get("__upsert__"))
+            cols = tuple(c for c in row if c != "__upsert__")
             sql = self._store.insert_sql(table, cols, upsert)
-            self.conn.execute(sql, [_clean(v) for v in row.values()])
+            self.conn.execute(sql, [_clean(row[c]) for c in cols])
 
 
 @functools.lru_cache(maxsize=64)
@@ -226,11 +235,15 @@ class PostgresStore:
 
     # -- transactions ------------------------------------------------------------------------
     async def transaction(self, fn: Callable[[Any], T]) -> T:
-        """Run ``fn(conn)`` in one transaction on the store's thread."""
+        """Run ``fn(conn)`` in one transaction on the store's thread.
+
+        Workers committing at once can deadlock (two batches insert the same pages, a claim
+        delivered twice) or fail to serialize; the server then rolls one of them back, and it is run
+        again after a short random pause. So ``fn`` must change nothing but the database (or only
+        what running it twice leaves the same)."""
 
         def _txn(conn: Any) -> T:
-            with conn.transaction():
-                return fn(conn)
+            return run_retrying_conflicts(conn, fn)
 
         return await self.run(_txn)
 
@@ -337,6 +350,25 @@ class PostgresStore:
         return sql
 
 
+def run_retrying_conflicts(conn: Any, fn: Callable[[Any], T]) -> T:
+    """``fn(conn)`` in a transaction, run again when the server rolls it back for a conflict with
+    a concurrent one (SQLSTATE class 40: deadlock, serialization failure)."""
+    import psycopg
+
+    for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+        try:
+            with conn.transaction():
+                return fn(conn)
+        except psycopg.Error as exc:
+            if not (exc.sqlstate or "").startswith("40") or attempt == CONFLICT_ATTEMPTS:
+                raise
+            log.info("PostgreSQL rolled a transaction back (%s); running it again",
+                     type(exc).__name__)
+            # On the store's own thread, never the event loop's; random, so the two do not meet again.
+            time.sleep(random.uniform(0.01, 0.1) * attempt)
+    raise AssertionError("unreachable")
+
+
 def connect(url: str, **kwargs: Any) -> Any:
     """A psycopg connection in autocommit mode; an unreachable server is one line, not a traceback."""
     import psycopg
@@ -344,5 +376,5 @@ def connect(url: str, **kwargs: Any) -> Any:
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=10, **kwargs)
     except psycopg.Error as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = error_line(exc)
         raise UserError(f"{redact(url)}: cannot connect to PostgreSQL ({first})") from None
