@@ -20,10 +20,10 @@ from typing import Any
 
 from browsercrawl.engine.result import FetchResult
 from browsercrawl.engine.router import url_shape
-from browsercrawl.errors import UserError
+from browsercrawl.errors import UserError, error_line
 from browsercrawl.frontier.base import Completion, Frontier, NewUrl
 from browsercrawl.frontier.urls import host_key
-from browsercrawl.storage.base import PageTx, Store
+from browsercrawl.storage.base import PageTx, Store, StoreFailed
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,9 @@ def commit_outcomes(
     """
     stored = dups = 0
     new_urls: list[NewUrl] = []
-    for o in outcomes:
+    # Pages go in in URL order, the same in every worker: two workers' batches that hold the same
+    # pages (a claim delivered twice) then wait for each other instead of deadlocking.
+    for o in sorted(outcomes, key=_insert_order):
         replaced = False
         if o.page is not None:
             page_id = tx.insert_page(o.page)
@@ -153,6 +155,10 @@ def commit_outcomes(
         if hosts is not None and again is not None:
             hosts |= again
     return hosts, stored, dups
+
+
+def _insert_order(o: Outcome) -> str:
+    return o.page["url"] if o.page is not None else ""
 
 
 def _requeue(o: Outcome) -> None:
@@ -225,7 +231,10 @@ class ResultWriter:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._hurry.wait(), self._max_delay)
             self._hurry.clear()
-            await self.flush()
+            try:
+                await self.flush()
+            except Exception as exc:  # a commit hook's bug: one line and a stop, not a silent hang
+                self._fail(exc, "storing pages failed")
             if self._closing and not self._pending:
                 return
 
@@ -246,17 +255,21 @@ class ResultWriter:
             try:
                 hosts, stored, dups = await self.db.write(
                     lambda tx: commit_outcomes(tx, batch, self.frontier, rerender))
-            except UserError as exc:  # disk full, damaged file: stop; what was committed stays
-                self.store_error = exc
-                self._pending.clear()
-                self._on_store_error(exc)
+            except Exception as exc:  # disk full, damaged file, server gone: stop; what was committed stays
+                self._fail(exc, f"{self.db.location}: cannot write {len(batch)} pages")
                 return
             t1 = time.perf_counter()
             self.store_seconds += t1 - t0
             if hosts is None:
                 # Only now that the pages are safe may the shared frontier forget the claims.
-                hosts = await self.frontier.settle([u for o in batch for u in o.new_urls],
-                                                   [o.completion for o in batch])
+                try:
+                    hosts = await self.frontier.settle([u for o in batch for u in o.new_urls],
+                                                       [o.completion for o in batch])
+                except Exception as exc:
+                    # The pages are stored: their claims come back when the lease runs out, and
+                    # a second delivery of them writes nothing.
+                    self._fail(exc, f"cannot tell the shared frontier that {len(batch)} pages are stored")
+                    return
                 self.settle_seconds += time.perf_counter() - t1
         finally:
             self.committing = 0
@@ -266,6 +279,17 @@ class ResultWriter:
         self.incomplete += sum(1 for o in batch if o.page is not None and o.page.get("complete") == 0
                                and not o.completion.error)
         self._on_commit(hosts, batch, stored)
+
+    def _fail(self, exc: Exception, what: str) -> None:
+        """Stop writing and stop the crawl with one line, whatever the failure: a writer that died
+        silently would leave the crawl waiting for its commits forever."""
+        if not isinstance(exc, UserError):
+            log.debug("%s", what, exc_info=exc)
+            exc = StoreFailed(f"{what}: {error_line(exc)}; what was committed is kept: run the same "
+                              "command again to resume")
+        self.store_error = exc
+        self._pending.clear()
+        self._on_store_error(exc)
 
     async def close(self) -> None:
         self._closing = True

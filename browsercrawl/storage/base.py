@@ -40,6 +40,11 @@ class StorageFull(EnvironmentProblem):
     """The database cannot be written (disk full, I/O error); what was committed stays."""
 
 
+class StoreFailed(EnvironmentProblem):
+    """The store or the shared frontier failed a write for a reason not the user's input (a server
+    gone, a conflict retried to the end): the crawl stops; it resumes when run again."""
+
+
 def foreign_database_message(location: str, tables: Sequence[str]) -> str:
     shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
     return (f"{location}: not a browsercrawl database (tables {shown} but no {MARKER_KEY} marker in "
