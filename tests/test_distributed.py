@@ -104,7 +104,7 @@ def test_three_workers_one_killed_one_interrupted_one_late_lose_and_duplicate_no
     links, expected_links = db.rows("SELECT (SELECT COUNT(*) FROM links), SUM(links_count) FROM pages")[0]
     assert links == expected_links, note
     # The late worker took a real share of the work.
-    assert c_sum["pages_stored"] >= 300, (c_sum, note)
+    assert c_sum["pages_stored"] >= 300, (c_sum, b_sum, mid, note)
     # The killed worker's claims came back; the registry tells who did what.
     final = status(job)
     states = {w["id"]: w["state"] for w in final["workers"]}

@@ -89,3 +89,23 @@ async def test_a_background_claim_respects_the_page_budget_and_returns_on_shutdo
     assert len(got) + len(sched.buffered()) <= 20
     assert sum(frontier.claims) <= 20
 
+
+
+async def test_nothing_more_is_handed_out_while_the_store_is_behind() -> None:
+    """Fetched pages waiting for their commit hold claims and memory: past ``max_unwritten`` of
+    them the workers wait for the store (told by a commit's notify), and are told to hurry it."""
+    frontier = GatedFrontier(10)
+    unwritten = [0]
+    hurried: list[int] = []
+    pol = PolitenessConfig(concurrency=2, per_host_concurrency=2, delay_seconds=0)
+    sched = Scheduler(frontier, pol, None, _no_delay, lambda: unwritten[0],  # type: ignore[arg-type]
+                      hurry_writes=lambda: hurried.append(unwritten[0]), max_unwritten=3)
+    await _take(sched, 2)
+    unwritten[0] = 3
+    waiting = asyncio.create_task(sched.next())
+    await asyncio.sleep(0.3)
+    assert not waiting.done() and hurried  # held back, and the writer asked to commit now
+    unwritten[0] = 2
+    sched.notify({HOST})  # what a commit does
+    req = await asyncio.wait_for(waiting, 30)
+    assert req is not None and req.url == "http://h:1/2"

@@ -10,7 +10,9 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 import zlib
+from collections import Counter
 from pathlib import Path
 
 from browsercrawl.ajax.tables import create_ajax_tables, state_row
@@ -22,6 +24,8 @@ from browsercrawl.induction.supervised import create_tables as induction_tables
 from browsercrawl.social.store import create_tables as social_tables
 from browsercrawl.storage.base import redact
 from browsercrawl.storage.stores import store_for
+from tests.apps.jssite import JsSite
+from tests.apps.server import serve_in_thread
 from tests.conftest import CrawlDb
 
 BC = [sys.executable, "-m", "browsercrawl"]
@@ -163,3 +167,112 @@ def test_a_closed_postgresql_store_frees_the_writer_lock_at_once(pg_database, tm
                 await second.close()
 
     asyncio.run(go())
+
+
+def test_a_transaction_the_server_rolls_back_for_a_deadlock_runs_again(pg_database, tmp_path) -> None:
+    """Two workers writing the same keys in opposite orders deadlock, and PostgreSQL rolls one of
+    them back. The store runs it again, so both batches land; a worker's writer used to die here,
+    and the worker then waited for its commits forever."""
+    both_hold_one = threading.Barrier(2)
+    runs: Counter[str] = Counter()
+
+    def batch(name: str, first: str, second: str):
+        def write(tx) -> None:
+            runs[name] += 1
+            tx.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING", (first, name))
+            if runs[name] == 1:  # each holds one key the other wants next: a deadlock, every time
+                both_hold_one.wait(timeout=300)
+            tx.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING", (second, name))
+        return write
+
+    async def go() -> list[tuple]:
+        a = await store_for(pg_database, tmp_path).open()
+        b = await store_for(pg_database, tmp_path).open()
+        try:
+            await asyncio.gather(a.write(batch("a", "k1", "k2")), b.write(batch("b", "k2", "k1")))
+            return a.read("SELECT key, value FROM meta WHERE key IN ('k1', 'k2') ORDER BY key")
+        finally:
+            await a.close()
+            await b.close()
+
+    rows = asyncio.run(go())
+    assert sum(runs.values()) == 3  # one of the two ran again
+    winner = rows[0][1]
+    assert rows == [("k1", winner), ("k2", winner)]  # one transaction's writes, whole
+
+
+def test_rows_given_to_the_store_are_not_changed(crawl_db, tmp_path) -> None:
+    """A transaction run again gets the same rows: an upsert must still be an upsert."""
+    async def go() -> None:
+        db = await store_for(crawl_db.database, tmp_path).open()
+        db.ensure_table("records", {"url": str, "title": str}, pk="url")
+        rows = [{"url": "http://h/1", "title": "first", "__upsert__": True}]
+        await db.write(lambda tx: tx.insert_rows("records", rows))
+        rows[0]["title"] = "second"
+        await db.write(lambda tx: tx.insert_rows("records", rows))
+        assert rows[0]["__upsert__"] is True
+        await db.close()
+
+    asyncio.run(go())
+    assert crawl_db.rows("SELECT title FROM records") == [("second",)]
+
+
+def test_a_batch_inserts_its_pages_in_url_order(tmp_path) -> None:
+    """The same order in every worker: two batches holding the same pages wait for each other
+    rather than deadlock."""
+    async def go() -> list[tuple]:
+        db = await store_for(str(tmp_path / "c.db"), tmp_path).open()
+        job_frontier = _NoFrontier()
+        batch = [_outcome(f"http://h/p/{i}", {}) for i in (3, 1, 2)]
+        await db.write(lambda tx: commit_outcomes(tx, batch, job_frontier))
+        rows = db.read("SELECT url FROM pages ORDER BY id")
+        await db.close()
+        return rows
+
+    assert asyncio.run(go()) == [("http://h/p/1",), ("http://h/p/2",), ("http://h/p/3",)]
+
+
+class _NoFrontier:
+    """A frontier told after the commit (as Redis is): nothing of it in the transaction."""
+
+    def record(self, tx, new_urls, completions) -> None:
+        return None
+
+
+def test_a_write_the_server_refuses_stops_the_crawl_in_one_line_and_the_next_run_resumes(
+        pg_database, tmp_path, port) -> None:
+    """A failure the writer did not expect (here a trigger that refuses pages past 40) ends the
+    crawl with one line and exit 4, instead of a writer that dies and a crawl that never ends."""
+    site = JsSite(pages=300, fanout=4)
+    job = tmp_path / "job.toml"
+    db = CrawlDb("postgresql", pg_database)
+    with serve_in_thread(site.app(), port) as base:
+        job.write_text(f'seeds = ["{base}/static/0"]\n[rendering]\nmode = "http"\n'
+                       f'[politeness]\nconcurrency = 4\n[output]\ndatabase = "{pg_database}"\n')
+        first = subprocess.run([*BC, "crawl", "-q", "--max-pages", "5", str(job)], capture_output=True,
+                               text=True, timeout=600)
+        assert first.returncode == 0, first.stderr
+        refuse = ("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                  "IF (SELECT COUNT(*) FROM pages) >= 40 THEN RAISE EXCEPTION 'no room for %', NEW.url; "
+                  "END IF; RETURN NEW; END $$",
+                  "CREATE TRIGGER refuse BEFORE INSERT ON pages FOR EACH ROW EXECUTE FUNCTION refuse()")
+        _execute(pg_database, refuse)
+        failed = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=600)
+        assert failed.returncode == 4, failed.stderr
+        assert failed.stderr.count("\n") == 1 and "Traceback" not in failed.stderr, failed.stderr
+        assert "cannot write" in failed.stderr and "no room for" in failed.stderr, failed.stderr
+        assert "run the same command again to resume" in failed.stderr
+        [(kept,)] = db.rows("SELECT COUNT(*) FROM pages")
+        assert 5 <= kept < 40  # the batches committed before the refused one
+        _execute(pg_database, ("DROP TRIGGER refuse ON pages",))
+        resumed = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=600)
+        assert resumed.returncode == 0, resumed.stderr
+    assert db.rows("SELECT COUNT(*), COUNT(DISTINCT url) FROM pages") == [(300, 300)]
+
+
+def _execute(url: str, statements: tuple[str, ...]) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for stmt in statements:
+            conn.execute(stmt)

@@ -10,6 +10,11 @@ while the session part logs in again) and pushed back (after a 429 with Retry-Af
 A host's buffer is topped up in the background once it runs low, not when it is empty: a claim
 waits for the database thread, often behind a batch being committed, and every worker would wait
 with it (on a fast site the workers spent a fifth of the crawl blocked on claims).
+
+Fetching waits while the store is behind (:attr:`Scheduler.max_unwritten` fetched pages not yet
+committed): pages fetched faster than they can be stored would only pile up in memory, all lost
+if the process is killed, and in a crawl shared by several workers each of them is a claim the
+other workers cannot take (one fast worker once held half a crawl's URLs while another idled).
 """
 
 from __future__ import annotations
@@ -60,8 +65,10 @@ class Scheduler:
         on_idle: Callable[[], Awaitable[bool]] | None = None,
         hurry_writes: Callable[[], None] | None = None,
         shared: bool = False,
+        max_unwritten: int = 256,
     ) -> None:
         self.frontier = frontier
+        self.max_unwritten = max_unwritten
         # A frontier other workers claim from too gets small claims, so the hosts' URLs spread
         # over the workers; a crawl's own frontier gets deep ones (see ``_low``).
         self._depth = 1 if shared else 4
@@ -273,6 +280,11 @@ class Scheduler:
             if self._claim_error is not None:
                 error, self._claim_error = self._claim_error, None
                 raise error
+            if self._pending_writes() >= self.max_unwritten:  # the store is behind: let it catch up
+                if self._hurry_writes is not None:
+                    self._hurry_writes()
+                await self._sleep(1.0)  # a commit wakes it (notify)
+                continue
             now = time.time()
             req, earliest = self._pick(now)
             if req is not None:
