@@ -285,6 +285,45 @@ async def test_account_pool_is_shared_out_between_workers(redis_server):
     await _close(*ws)
 
 
+def test_a_redis_that_dies_mid_crawl_ends_the_worker_in_one_line_and_a_new_one_resumes(
+        tmp_path, port, pg_database):
+    """Redis gone for good mid-crawl: exit 4 and one line naming it (not a traceback); the pages
+    committed stay, and the same job on a new, empty Redis completes the crawl, each page once."""
+    from browsercrawl_demo.services import RedisServer
+
+    site = JsSite(pages=400, fanout=4)
+    db = CrawlDb("postgresql", pg_database)
+    redis = RedisServer().start()
+    try:
+        with serve_in_thread(site.app(), port) as base:
+            job = dist_job(tmp_path, base, redis.url, pg_database,
+                           politeness="concurrency = 2\ndelay_seconds = 0.02")
+            worker = start_worker(job)
+            wait_for_pages(db, 50, [worker])
+            redis.stop()
+            _, err = worker.communicate(timeout=300)
+            assert worker.returncode == 4, err[-2000:]
+            last = err.strip().splitlines()[-1]
+            assert "Traceback" not in err, err[-2000:]
+            assert last.startswith("browsercrawl: error: [distributed] redis = redis://127.0.0.1:"), last
+            assert "the connection was lost during the crawl" in last and "run the same command again" in last
+            [(kept,)] = db.rows("SELECT COUNT(*) FROM pages")
+            assert 50 <= kept < 400
+            redis = RedisServer().start()  # empty: the seed again, and the store says what is done
+            job.write_text(job.read_text().replace(f"redis://127.0.0.1:{_port_of(job)}/0", redis.url))
+            again = start_worker(job)
+            out, err = again.communicate(timeout=600)
+            assert again.returncode == 0, err[-2000:]
+    finally:
+        redis.stop()
+    assert db.rows("SELECT COUNT(*), COUNT(DISTINCT url) FROM pages") == [(400, 400)]
+    assert json.loads(out)["pages_stored"] == 400 - kept
+
+
+def _port_of(job: Path) -> str:
+    return job.read_text().split("redis://127.0.0.1:")[1].split("/")[0]
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 def test_workers_split_the_accounts_and_hold_the_host_for_all_during_a_relogin(

@@ -260,7 +260,7 @@ def test_a_write_the_server_refuses_stops_the_crawl_in_one_line_and_the_next_run
         failed = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=600)
         assert failed.returncode == 4, failed.stderr
         assert failed.stderr.count("\n") == 1 and "Traceback" not in failed.stderr, failed.stderr
-        assert "cannot write" in failed.stderr and "no room for" in failed.stderr, failed.stderr
+        assert "cannot write a batch of" in failed.stderr and "no room for" in failed.stderr, failed.stderr
         assert "run the same command again to resume" in failed.stderr
         [(kept,)] = db.rows("SELECT COUNT(*) FROM pages")
         assert 5 <= kept < 40  # the batches committed before the refused one

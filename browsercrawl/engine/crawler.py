@@ -44,7 +44,7 @@ from browsercrawl.frontier.pacing import current_pacer
 from browsercrawl.frontier.robots import RobotsCache
 from browsercrawl.frontier.scheduler import Scheduler
 from browsercrawl.frontier.scope import Scope
-from browsercrawl.frontier.stores import open_frontier
+from browsercrawl.frontier.stores import lost_server, open_frontier
 from browsercrawl.frontier.traps import TrapGuard
 from browsercrawl.frontier.urls import canonical_url, host_key
 from browsercrawl.storage.base import Store
@@ -159,6 +159,10 @@ class Crawler:
             lock = DatabaseLock(self.job.database_path).acquire()  # a second crawl refuses here
         try:
             return await self._open_and_run(store)
+        except Exception as exc:
+            if (lost := lost_server(exc, self.job, store)) is None:
+                raise
+            raise lost from None
         finally:
             if lock is not None:
                 lock.release()
@@ -196,7 +200,8 @@ class Crawler:
             if self.cluster is not None:
                 state = "failed" if self.fatal else ("stopped" if self._interrupted else "finished")
                 await self.cluster.leave(state)
-                await self.cluster.r.aclose()
+                with contextlib.suppress(Exception):  # a server already gone has nothing to close
+                    await self.cluster.r.aclose()
 
     async def _run(self, db: Store, frontier: Frontier, started: float) -> CrawlSummary:
         seeds = []
@@ -285,7 +290,11 @@ class Crawler:
                     await asyncio.gather(*self._releases, return_exceptions=True)
                     await self.scheduler.settle_claims()  # its claims are in the buffer, or failed
                     if writer.store_error is None:
-                        await frontier.unclaim(self.scheduler.buffered())
+                        try:
+                            await frontier.unclaim(self.scheduler.buffered())
+                        except Exception as exc:  # the server is gone: the lease gives them back
+                            log.warning("could not return the claimed URLs not fetched (%s); they "
+                                        "go back to the queue when the lease runs out", exc)
                     await writer.close()
                     await writer_task
                     progress.stop()

@@ -256,7 +256,7 @@ class ResultWriter:
                 hosts, stored, dups = await self.db.write(
                     lambda tx: commit_outcomes(tx, batch, self.frontier, rerender))
             except Exception as exc:  # disk full, damaged file, server gone: stop; what was committed stays
-                self._fail(exc, f"{self.db.location}: cannot write {len(batch)} pages")
+                self._fail(exc, f"{self.db.location}: cannot write a batch of {len(batch)} pages")
                 return
             t1 = time.perf_counter()
             self.store_seconds += t1 - t0
@@ -268,7 +268,8 @@ class ResultWriter:
                 except Exception as exc:
                     # The pages are stored: their claims come back when the lease runs out, and
                     # a second delivery of them writes nothing.
-                    self._fail(exc, f"cannot tell the shared frontier that {len(batch)} pages are stored")
+                    self._fail(exc, f"cannot tell the shared frontier that a batch of {len(batch)} "
+                                    "pages is stored")
                     return
                 self.settle_seconds += time.perf_counter() - t1
         finally:

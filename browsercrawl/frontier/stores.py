@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from browsercrawl.config import JobConfig
-from browsercrawl.errors import UserError
+from browsercrawl.errors import UserError, error_line
 from browsercrawl.frontier.base import Frontier
 from browsercrawl.frontier.cluster import Cluster
-from browsercrawl.storage.base import Store
+from browsercrawl.storage.base import Store, StoreFailed
 
 
 def redis_client(url: str) -> Any:
@@ -35,6 +35,28 @@ def redact_redis(url: str) -> str:
     from browsercrawl.storage.base import redact
 
     return redact(url)
+
+
+def lost_server(exc: BaseException, job: JobConfig, store: Store) -> UserError | None:
+    """One line for a crawl whose Redis or PostgreSQL server went away while it ran (exit 4), or
+    None for any other error. The pages committed stay; the claims come back with the lease."""
+    import redis
+
+    if job.distributed is not None and isinstance(
+            exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        where = f"[distributed] redis = {redact_redis(job.distributed.redis)}"
+    elif store.kind == "postgresql" and _pg_connection_error(exc):
+        where = store.location
+    else:
+        return None
+    return StoreFailed(f"{where}: the connection was lost during the crawl ({error_line(exc)}); what "
+                       "was committed is kept: run the same command again once the server is back")
+
+
+def _pg_connection_error(exc: BaseException) -> bool:
+    import psycopg
+
+    return isinstance(exc, psycopg.OperationalError)
 
 
 def crawl_prefix(job: JobConfig) -> str:
