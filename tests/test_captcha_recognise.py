@@ -353,7 +353,31 @@ def test_training_stops_early_when_the_held_back_split_is_perfect() -> None:
     batch = lambda: (x, torch.tensor([1, 2, 1, 2]), torch.tensor([1, 1, 1, 1]))  # noqa: E731
     report = ctc_train.run_steps(net, plan, None, batch, score=score)
     assert report.stopped_by == "held-back perfect" and report.steps == 10 and len(seen) == 2
-    assert report.held_exact == 1.0 and report.best_step == 5
+    assert report.held_exact == 1.0 and report.best_step == 10  # of equal checks, the later
+
+
+@pytest.mark.parametrize(("losses", "stopped_by", "steps"), [
+    ([2.0, 1.0, 1.0, 1.0, 1.0], "early-stop", 25),  # neither rate nor loss moves for 3 checks: stop
+    ([2.0, 1.9, 1.8, 1.7, 1.6, 1.5, 1.4, 1.3], "budget", 40),  # the loss still falls: go on
+])
+def test_early_stopping_waits_while_the_held_back_loss_still_falls(
+        losses: list[float], stopped_by: str, steps: int) -> None:
+    """A held-back rate stuck at one value (50 images: 2-point steps) does not stop a network whose
+    held-back loss is still falling."""
+    torch = pytest.importorskip("torch")
+    from browsercrawl.captcha import ctc_train
+
+    rng = np.random.default_rng(0)
+    x = torch.from_numpy(np.stack([rng.normal(size=(ctc.INPUT_H, 64)).astype(np.float32)
+                                   for _ in range(4)])[:, None])
+    arch = ctc.Arch(convs=((8, (2, 2)), (8, (2, 2)), (8, (2, 1)), (8, (2, 1))), seq=())
+    net = ctc_train.build_net(arch, 3)
+    checks = iter(losses)
+    plan = ctc_train.TrainPlan(max_steps=40, eval_every=5, batch=4, threads=1, patience=3)
+    batch = lambda: (x, torch.tensor([1, 2, 1, 2]), torch.tensor([1, 1, 1, 1]))  # noqa: E731
+    report = ctc_train.run_steps(net, plan, None, batch, score=lambda m: (0.6, next(checks)))
+    assert (report.stopped_by, report.steps) == (stopped_by, steps)
+    assert report.best_step == steps and report.held_exact == 0.6
 
 
 def test_training_loads_torch_with_sleeping_openmp_workers(tmp_path: Path) -> None:

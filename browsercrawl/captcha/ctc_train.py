@@ -203,28 +203,37 @@ def train_net(
     score = None
     if held and held[0]:
         x_held = torch.from_numpy(np.stack(held[0])[:, None].astype(np.float32))
-        score = lambda m: held_exact(m, x_held, held[1], charset, same)  # noqa: E731
+        t_held = [torch.tensor([idx[c] for c in s], dtype=torch.long) for s in held[1]]
+        score = lambda m: held_scores(m, x_held, held[1], t_held, charset, same)  # noqa: E731
     report = run_steps(net, plan, log,
                        lambda: _batch(torch, x_all, targets, labels, plan.batch, rng, plan.strong_augment),
                        score=score, resume=resume, rng=rng)
     return net, report
 
 
-def held_exact(net, x, labels: list[str], charset: str,
-               same: Callable[[str, str], bool] | None = None) -> float:
-    """Exact-match rate of greedy decoding on a held-back batch (the module is left as it was)."""
+def held_scores(net, x, labels: list[str], targets: list[Any], charset: str,
+                same: Callable[[str, str], bool] | None = None) -> tuple[float, float]:
+    """Exact-match rate of greedy decoding on a held-back batch, and its mean CTC loss (the module
+    is left as it was). The rate moves in steps of one image; the loss tells a network that is
+    still learning from one that has stopped."""
     torch = import_torch()
     was_training = net.training
     net.eval()
-    ok = 0
+    ok, loss_sum = 0, 0.0
+    ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True, reduction="sum")
     with torch.no_grad():
         for i in range(0, len(labels), 128):
-            best = net(x[i : i + 128]).argmax(1).numpy()
+            out = net(x[i : i + 128])
+            best = out.argmax(1).numpy()
             for row, label in zip(best, labels[i : i + 128], strict=True):
                 text = "".join(charset[k - 1] for j, k in enumerate(row) if k and (j == 0 or k != row[j - 1]))
                 ok += same(text, label) if same else text == label
+            tg = targets[i : i + 128]
+            logp = out.log_softmax(1).permute(2, 0, 1)
+            il = torch.full((len(tg),), logp.shape[0], dtype=torch.long)
+            loss_sum += float(ctc(logp, torch.cat(tg), il, torch.tensor([len(t) for t in tg])))
     net.train(was_training)
-    return ok / max(1, len(labels))
+    return ok / max(1, len(labels)), loss_sum / max(1, len(labels))
 
 
 def _batch(torch, x_all, targets, labels, size: int, rng: np.random.Generator, strong: bool = False):
@@ -280,10 +289,16 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
               rng: np.random.Generator | None = None) -> TrainReport:
     """The optimisation loop shared by site training and pretraining.
 
-    ``score(net)`` (held-back exact match) is checked every ``plan.eval_every`` steps; the best
-    weights are kept and restored at the end, and the run stops after ``plan.patience`` checks
-    without improvement (or two perfect checks in a row). With ``plan.checkpoint``, the whole state
-    is saved every ``checkpoint_every_s`` seconds and on a wall-clock stop; ``resume`` continues it.
+    ``score(net)`` (held-back exact match, or that and the held-back loss) is checked every
+    ``plan.eval_every`` steps; the best weights are kept and restored at the end (of equal ones the
+    later: more trained, at a lower learning rate), and the run stops after ``plan.patience``
+    checks in which neither the exact rate nor the loss improved (or two perfect checks in a row).
+    On a split of 50 images the rate moves by 2 points, and one lucky early check used to stop a
+    run that was still learning (on a 500-label style one run stopped at step 500 of 800 with step
+    200's weights and read 81.5 %, two others 86.5 % and 89.0 %).
+
+    With ``plan.checkpoint``, the whole state is saved every ``checkpoint_every_s`` seconds and on
+    a wall-clock stop; ``resume`` continues it.
     """
     torch = import_torch()
     nn = torch.nn
@@ -300,6 +315,7 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
                             weight_decay=1e-4)
     report = TrainReport(planned=plan.max_steps)
     best_state, best_score, since_best, perfect = None, -1.0, 0, 0
+    best_loss = math.inf
     step, smooth = 0, None
     if resume and plan.checkpoint and plan.checkpoint.is_file():
         ck = torch.load(plan.checkpoint, weights_only=True)
@@ -307,6 +323,7 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
         opt.load_state_dict(ck["opt"])
         step, smooth = int(ck["step"]), ck["smooth"]
         best_state, best_score = ck["best_state"], float(ck["best_score"])
+        best_loss = float(ck.get("best_loss", math.inf))
         since_best, perfect = int(ck["since_best"]), int(ck["perfect"])
         report.resumed_from = step
         if rng is not None:  # a different but reproducible draw of batches from here on
@@ -319,7 +336,8 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
             return
         tmp = plan.checkpoint.with_name(plan.checkpoint.name + ".tmp")
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "smooth": smooth,
-                    "best_state": best_state, "best_score": best_score, "since_best": since_best,
+                    "best_state": best_state, "best_score": best_score, "best_loss": best_loss,
+                    "since_best": since_best,
                     "perfect": perfect}, tmp)
         tmp.replace(plan.checkpoint)
 
@@ -358,15 +376,17 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
             log(f"step {step} loss {smooth:.3f} lr {lr:.5f} {per_step:.2f} s/step, "
                 f"{chooser.current} thread(s)")
         if score is not None and (step % plan.eval_every == 0 or step == plan.max_steps):
-            s = score(net)
-            if s > best_score:
-                best_score, since_best, report.best_step = s, 0, step
+            s, held_loss = _exact_and_loss(score(net))
+            learning = s > best_score or held_loss < best_loss * (1 - LOSS_GAIN)
+            best_loss = min(best_loss, held_loss)
+            if s >= best_score:
+                best_score, report.best_step = s, step
                 best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-            else:
-                since_best += 1
+            since_best = 0 if learning else since_best + 1
             perfect = perfect + 1 if s >= 1.0 else 0
             if log:
-                log(f"step {step}: held-back exact {s:.1%} (best {best_score:.1%})")
+                shown = "" if held_loss == math.inf else f", loss {held_loss:.3f}"
+                log(f"step {step}: held-back exact {s:.1%} (best {best_score:.1%}){shown}")
             if perfect >= 2:
                 report.stopped_by = "held-back perfect"
                 break
@@ -382,8 +402,8 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
     if report.stopped_by == "wall-clock cap":
         save_checkpoint()
         if score is not None:  # the last weights may be the best: the schedule had annealed
-            s = score(net)
-            if s > best_score:
+            s, _ = _exact_and_loss(score(net))
+            if s >= best_score:
                 best_score, best_state, report.best_step = s, None, step
     if best_state is not None:
         net.load_state_dict(best_state)
@@ -394,6 +414,15 @@ def run_steps(net, plan: TrainPlan, log, next_batch, *, score=None, resume: bool
     if log:
         log(f"trained: {report.summary()}")
     return report
+
+
+# A held-back loss at least this much (relative) below the best so far counts as still learning.
+LOSS_GAIN = 0.01
+
+
+def _exact_and_loss(scored: float | tuple[float, float]) -> tuple[float, float]:
+    """A score callback's answer: the exact rate alone (loss unknown: infinite) or both."""
+    return scored if isinstance(scored, tuple) else (scored, math.inf)
 
 
 def augment(torch, xb, rng: np.random.Generator, strong: bool = False):
