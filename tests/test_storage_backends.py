@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -270,9 +271,47 @@ def test_a_write_the_server_refuses_stops_the_crawl_in_one_line_and_the_next_run
     assert db.rows("SELECT COUNT(*), COUNT(DISTINCT url) FROM pages") == [(300, 300)]
 
 
+def _pages(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        if conn.execute("SELECT to_regclass('pages')").fetchone()[0] is None:
+            return 0  # the crawl has not created its tables yet
+        return conn.execute("SELECT COUNT(*) FROM pages").fetchone()[0]
+
+
 def _execute(url: str, statements: tuple[str, ...]) -> None:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
         for stmt in statements:
             conn.execute(stmt)
+
+
+def test_a_postgresql_connection_cut_mid_crawl_ends_it_in_one_line_and_the_next_run_resumes(
+        pg_database, tmp_path, port) -> None:
+    """The server ends the crawl's session (a restart, an administrator, a failover): whichever call
+    meets it, a commit or a claim, the crawl stops with one line naming the database and exit 4."""
+    import psycopg
+
+    site = JsSite(pages=400, fanout=4)
+    job = tmp_path / "job.toml"
+    db = CrawlDb("postgresql", pg_database)
+    with serve_in_thread(site.app(), port) as base:
+        job.write_text(f'seeds = ["{base}/static/0"]\n[rendering]\nmode = "http"\n[politeness]\n'
+                       f'concurrency = 2\ndelay_seconds = 0.02\n[output]\ndatabase = "{pg_database}"\n')
+        crawl = subprocess.Popen([*BC, "crawl", "-q", str(job)], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        while _pages(pg_database) < 30:
+            assert crawl.poll() is None, crawl.communicate()[1][-2000:]
+            time.sleep(0.05)
+        with psycopg.connect(pg_database, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        _, err = crawl.communicate(timeout=300)
+        assert crawl.returncode == 4, err[-2000:]
+        assert err.count("\n") == 1 and "Traceback" not in err, err[-2000:]
+        assert "postgresql://postgres@127.0.0.1:" in err and "run the same command again" in err, err
+        resumed = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=600)
+        assert resumed.returncode == 0, resumed.stderr
+    assert db.rows("SELECT COUNT(*), COUNT(DISTINCT url) FROM pages") == [(400, 400)]

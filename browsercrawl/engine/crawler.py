@@ -292,9 +292,9 @@ class Crawler:
                     if writer.store_error is None:
                         try:
                             await frontier.unclaim(self.scheduler.buffered())
-                        except Exception as exc:  # the server is gone: the lease gives them back
-                            log.warning("could not return the claimed URLs not fetched (%s); they "
-                                        "go back to the queue when the lease runs out", exc)
+                        except Exception as exc:  # the server is gone (the error that ends the crawl says so)
+                            log.info("the claimed URLs not fetched stay claimed (%s): the lease (Redis) "
+                                     "or the next run gives them back", exc)
                     await writer.close()
                     await writer_task
                     progress.stop()
