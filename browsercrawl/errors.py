@@ -12,7 +12,7 @@ EXIT_OK = 0
 EXIT_CRAWL_FAILURES = 1  # the crawl finished but some pages failed after all retries
 EXIT_USAGE = 2  # bad input: job file, options, files given on the command line
 EXIT_LOGIN = 3  # login failed: wrong credentials, locked account, CAPTCHA unsolved
-EXIT_ENVIRONMENT = 4  # the machine lacks something: Chromium, Tesseract, a display, Redis
+EXIT_ENVIRONMENT = 4  # the machine lacks something (Chromium, Tesseract, a display, Redis) or a server left
 EXIT_INTERRUPTED = 130  # stopped by Ctrl-C / SIGTERM; the crawl resumes on the next run
 
 
