@@ -11,18 +11,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 from browsercrawl.config import JobConfig, RenderingConfig
+from browsercrawl.engine.chromium_features import merge_feature_switches
 from browsercrawl.errors import EnvironmentProblem
+
+log = logging.getLogger(__name__)
 
 CHROMIUM_ENV = "BROWSERCRAWL_CHROMIUM"
 _CANDIDATES = (
@@ -191,6 +198,58 @@ async def job_user_agent(job: JobConfig) -> str | None:
     return await asyncio.to_thread(headed_user_agent, executable)
 
 
+# Playwright's default arguments, read by asking it to launch a tiny executable that writes down
+# its arguments and exits: no browser starts (~25 ms, once per process). If that fails, the feature
+# merge adds nothing of browsercrawl's own, so Playwright's lists survive.
+_PROBE = '#!/bin/sh\nprintf "%s\\n" "$@" > "$0.args"\nexit 1\n'
+_defaults: dict[bool, list[str] | None] = {}
+
+
+def _write_probe(folder: str) -> Path:
+    exe = Path(folder) / "argv"
+    exe.write_text(_PROBE)
+    exe.chmod(0o700)
+    return exe
+
+
+def _read_args(exe: Path) -> list[str] | None:
+    out = exe.with_name(exe.name + ".args")
+    return out.read_text().splitlines() if out.exists() else None
+
+
+async def playwright_default_args(pw: Playwright, headless: bool) -> list[str] | None:
+    """The arguments Playwright passes Chromium before a caller's own; None if they cannot be read."""
+    if headless in _defaults:
+        return _defaults[headless]
+    found: list[str] | None = None
+    if os.name == "posix":
+        with tempfile.TemporaryDirectory(prefix="browsercrawl-args-") as folder:
+            exe = await asyncio.to_thread(_write_probe, folder)
+            try:
+                browser = await pw.chromium.launch(executable_path=str(exe), headless=headless,
+                                                   timeout=15_000)
+            except PlaywrightError:
+                found = await asyncio.to_thread(_read_args, exe)
+            else:  # something answered as a browser would: not our probe, read nothing from it
+                await browser.close()
+    if found is None:
+        log.info("Playwright's default Chromium arguments could not be read; "
+                 "browsercrawl's own disabled features are left out")
+    _defaults[headless] = found
+    return found
+
+
+async def with_merged_features(pw: Playwright, kwargs: dict) -> dict:
+    """Launch keyword arguments whose feature switches hold Playwright's, browsercrawl's and the
+    caller's lists, one switch of each kind."""
+    defaults = await playwright_default_args(pw, bool(kwargs.get("headless", True)))
+    args, ignore = merge_feature_switches(defaults, list(kwargs.get("args", [])))
+    merged = {**kwargs, "args": args}
+    if ignore:
+        merged["ignore_default_args"] = ignore
+    return merged
+
+
 @asynccontextmanager
 async def open_browser(options: LaunchOptions | None = None) -> AsyncIterator[Browser]:
     """Start Playwright and Chromium with browsercrawl's flags; close both on the way out."""
@@ -203,7 +262,7 @@ async def open_browser(options: LaunchOptions | None = None) -> AsyncIterator[Br
         manager = async_playwright()
         pw = await manager.__aenter__()
     try:
-        browser = await pw.chromium.launch(**kwargs)
+        browser = await pw.chromium.launch(**await with_merged_features(pw, kwargs))
         try:
             yield browser
         finally:
