@@ -244,12 +244,9 @@ def test_a_write_the_server_refuses_stops_the_crawl_in_one_line_and_the_next_run
         pg_database, tmp_path, port) -> None:
     """A failure the writer did not expect (here a trigger that refuses pages past 40) ends the
     crawl with one line and exit 4, instead of a writer that dies and a crawl that never ends."""
-    site = JsSite(pages=300, fanout=4)
-    job = tmp_path / "job.toml"
     db = CrawlDb("postgresql", pg_database)
-    with serve_in_thread(site.app(), port) as base:
-        job.write_text(f'seeds = ["{base}/static/0"]\n[rendering]\nmode = "http"\n'
-                       f'[politeness]\nconcurrency = 4\n[output]\ndatabase = "{pg_database}"\n')
+    with serve_in_thread(JsSite(pages=300, fanout=4).app(), port) as base:
+        job = _http_job(tmp_path, base, pg_database, "concurrency = 4")
         first = subprocess.run([*BC, "crawl", "-q", "--max-pages", "5", str(job)], capture_output=True,
                                text=True, timeout=600)
         assert first.returncode == 0, first.stderr
@@ -269,6 +266,14 @@ def test_a_write_the_server_refuses_stops_the_crawl_in_one_line_and_the_next_run
         resumed = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=600)
         assert resumed.returncode == 0, resumed.stderr
     assert db.rows("SELECT COUNT(*), COUNT(DISTINCT url) FROM pages") == [(300, 300)]
+
+
+def _http_job(tmp_path: Path, base: str, database: str, politeness: str) -> Path:
+    """A job crawling the site's static pages over HTTP into ``database``."""
+    job = tmp_path / "job.toml"
+    job.write_text(f'seeds = ["{base}/static/0"]\n[rendering]\nmode = "http"\n'
+                   f'[politeness]\n{politeness}\n[output]\ndatabase = "{database}"\n')
+    return job
 
 
 def _pages(url: str) -> int:
@@ -294,12 +299,9 @@ def test_a_postgresql_connection_cut_mid_crawl_ends_it_in_one_line_and_the_next_
     meets it, a commit or a claim, the crawl stops with one line naming the database and exit 4."""
     import psycopg
 
-    site = JsSite(pages=400, fanout=4)
-    job = tmp_path / "job.toml"
     db = CrawlDb("postgresql", pg_database)
-    with serve_in_thread(site.app(), port) as base:
-        job.write_text(f'seeds = ["{base}/static/0"]\n[rendering]\nmode = "http"\n[politeness]\n'
-                       f'concurrency = 2\ndelay_seconds = 0.02\n[output]\ndatabase = "{pg_database}"\n')
+    with serve_in_thread(JsSite(pages=400, fanout=4).app(), port) as base:
+        job = _http_job(tmp_path, base, pg_database, "concurrency = 2\ndelay_seconds = 0.02")
         crawl = subprocess.Popen([*BC, "crawl", "-q", str(job)], stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         while _pages(pg_database) < 30:
