@@ -38,8 +38,9 @@ async def _no_delay(host: str) -> float:
     return 0.0
 
 
-def _scheduler(frontier: GatedFrontier, budget: int | None = None, shared: bool = False) -> Scheduler:
-    pol = PolitenessConfig(concurrency=2, per_host_concurrency=2, delay_seconds=0)
+def _scheduler(frontier: GatedFrontier, budget: int | None = None, shared: bool = False,
+               delay: float = 0) -> Scheduler:
+    pol = PolitenessConfig(concurrency=2, per_host_concurrency=2, delay_seconds=delay)
     return Scheduler(frontier, pol, budget, _no_delay, lambda: 0, shared=shared)  # type: ignore[arg-type]
 
 
@@ -78,6 +79,22 @@ async def test_a_low_buffer_is_claimed_for_while_it_still_has_requests(
     urls = [r.url for r in first + got]
     assert sorted(urls) == sorted(f"http://h:1/{i}" for i in range(100))  # each once, none lost
     assert await sched.next() is None
+
+
+@pytest.mark.parametrize(("shared", "delay", "claims"),
+                         [(True, 0.25, [4]), (True, 2.0, [1, 1]), (False, 0.25, [32])])
+async def test_a_shared_frontier_claims_a_delayed_host_one_second_ahead(
+    shared: bool, delay: float, claims: list[int]
+) -> None:
+    """Sharing the frontier, a worker takes of a host with a delay only what the delay lets it
+    start within about a second: the rest stays queued for the other workers. A crawl of its own
+    claims as deep as ever (nobody else wants the URLs)."""
+    frontier = GatedFrontier(100)
+    sched = _scheduler(frontier, shared=shared, delay=delay)
+    await _take(sched, 1)  # with one second's worth gone, a one-URL claim tops the buffer up
+    await sched.settle_claims()
+    assert frontier.claims == claims
+    assert len(frontier.queued) == 100 - sum(claims)
 
 
 async def test_a_background_claim_respects_the_page_budget_and_returns_on_shutdown() -> None:

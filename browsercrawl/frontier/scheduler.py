@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,9 @@ from dataclasses import dataclass, field
 from browsercrawl.config import PolitenessConfig
 from browsercrawl.frontier.base import Frontier, Request
 from browsercrawl.frontier.pacing import HostPacer
+
+# Seconds of a delayed host's requests one worker claims ahead in a shared frontier.
+_PACED_HORIZON = 1.0
 
 
 @dataclass(eq=False)
@@ -183,11 +187,28 @@ class Scheduler:
         """Below this many buffered requests a host's buffer is topped up. In a crawl of its own,
         a claim can wait behind a commit for a few hundred ms on a loaded machine; 8 requests per
         worker cover that at several hundred pages/s."""
-        return max(2, slot.concurrency * 2 * self._depth)
+        low = max(2, slot.concurrency * 2 * self._depth)
+        if self._paced_claim(slot):
+            low = min(low, math.ceil(self._paced_claim(slot) / 2))
+        return low
+
+    def _paced_claim(self, slot: HostSlot) -> int:
+        """In a shared frontier, the most a claim for a host with a delay should take (0: no cap).
+
+        Such a host gives this worker at most one request per delay, whatever it holds, so URLs
+        beyond the next second's are only kept from the other workers: on a small site one worker
+        once held every URL while two others, as fast and sharing the same host delay, fetched
+        nothing. A second's worth is still far longer than a claim takes on a loaded machine.
+        """
+        if self._depth != 1 or slot.delay <= 0:
+            return 0
+        return max(1, math.ceil(_PACED_HORIZON / slot.delay))
 
     def _want(self, slot: HostSlot) -> int:
         """How many URLs a claim for ``slot`` asks for (0: the page budget is spoken for)."""
         want = max(16, slot.concurrency * 4 * self._depth)
+        if self._paced_claim(slot):
+            want = min(want, self._paced_claim(slot))
         if self.budget is not None:
             want = min(want, self.budget - self._claimed())
         return max(0, want)
