@@ -13,6 +13,7 @@ from playwright.async_api import async_playwright
 from browsercrawl.engine.browser import (
     DRIVER_NODE_OPTIONS,
     LaunchOptions,
+    node_compile_cache,
     open_browser,
     playwright_default_args,
     renderer_process_args,
@@ -76,6 +77,22 @@ async def test_the_driver_gets_its_node_options_and_ours_are_restored(monkeypatc
     async with open_browser(LaunchOptions()):
         assert _driver_environment()["NODE_OPTIONS"] == DRIVER_NODE_OPTIONS
         assert "NODE_OPTIONS" not in os.environ
+
+
+@pytest.mark.browser
+async def test_the_driver_keeps_its_compiled_code_in_the_users_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("NODE_COMPILE_CACHE", raising=False)
+    async with open_browser(LaunchOptions()):
+        assert _driver_environment()["NODE_COMPILE_CACHE"] == str(node_compile_cache())
+        assert "NODE_COMPILE_CACHE" not in os.environ
+    assert node_compile_cache().is_relative_to(tmp_path / "cache")
+    assert any(f.is_file() for f in node_compile_cache().rglob("*"))  # node wrote its cache there
+    mine = tmp_path / "mine"
+    monkeypatch.setenv("NODE_COMPILE_CACHE", str(mine))  # a user's own cache wins
+    async with open_browser(LaunchOptions()):
+        assert _driver_environment()["NODE_COMPILE_CACHE"] == str(mine)
+    assert os.environ["NODE_COMPILE_CACHE"] == str(mine)
 
 
 PLAYWRIGHTS = ["--headless", "--disable-features=PaintHolding,MediaRouter", "--enable-features=Shot"]

