@@ -89,7 +89,7 @@ def node_compile_cache() -> Path:
 
 
 @contextlib.contextmanager
-def _driver_node_options() -> Iterator[None]:
+def _driver_node_environment() -> Iterator[None]:
     """The environment of the driver Playwright starts now (it copies this process's): NODE_OPTIONS,
     a user's own last so they win, and node's compile cache, which cuts the driver's start by about
     a quarter (0.35 s to 0.26 s idle) on every launch after the first; a user's NODE_COMPILE_CACHE
@@ -270,7 +270,7 @@ async def open_browser(options: LaunchOptions | None = None) -> AsyncIterator[Br
         headed_user_agent, kwargs["executable_path"])
     if user_agent:  # every context's default; a context's own user_agent still wins
         kwargs["args"] = [*kwargs["args"], f"--user-agent={user_agent}"]
-    with _driver_node_options():
+    with _driver_node_environment():
         manager = async_playwright()
         pw = await manager.__aenter__()
     try:

@@ -188,8 +188,8 @@ class Scheduler:
         a claim can wait behind a commit for a few hundred ms on a loaded machine; 8 requests per
         worker cover that at several hundred pages/s."""
         low = max(2, slot.concurrency * 2 * self._depth)
-        if self._paced_claim(slot):
-            low = min(low, math.ceil(self._paced_claim(slot) / 2))
+        if paced := self._paced_claim(slot):
+            low = min(low, math.ceil(paced / 2))
         return low
 
     def _paced_claim(self, slot: HostSlot) -> int:
@@ -207,8 +207,8 @@ class Scheduler:
     def _want(self, slot: HostSlot) -> int:
         """How many URLs a claim for ``slot`` asks for (0: the page budget is spoken for)."""
         want = max(16, slot.concurrency * 4 * self._depth)
-        if self._paced_claim(slot):
-            want = min(want, self._paced_claim(slot))
+        if paced := self._paced_claim(slot):
+            want = min(want, paced)
         if self.budget is not None:
             want = min(want, self.budget - self._claimed())
         return max(0, want)
