@@ -93,6 +93,12 @@ async def test_the_driver_keeps_its_compiled_code_in_the_users_cache(monkeypatch
     async with open_browser(LaunchOptions()):
         assert _driver_environment()["NODE_COMPILE_CACHE"] == str(mine)
     assert os.environ["NODE_COMPILE_CACHE"] == str(mine)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("NODE_COMPILE_CACHE", str(blocked / "cache"))  # a cache node cannot create
+    async with open_browser(LaunchOptions()) as browser:
+        page = await browser.new_page()  # the launch goes on without a cache
+        assert await page.evaluate("1 + 1") == 2
 
 
 PLAYWRIGHTS = ["--headless", "--disable-features=PaintHolding,MediaRouter", "--enable-features=Shot"]
