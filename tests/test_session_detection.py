@@ -18,6 +18,7 @@ import pytest
 from aiohttp import web
 
 from browsercrawl.config.job import load_job
+from browsercrawl.session.detect import Learned
 from browsercrawl.session.manager import SessionManager
 from tests.apps.forum import PASSWORD, PEOPLE, THREADS, Forum, follows_of
 from tests.apps.server import serve_in_thread
@@ -186,3 +187,43 @@ async def test_a_probe_during_a_login_does_not_vouch_for_a_page_the_old_login_wa
     assert info.generation == old + 1
     assert reason is not None  # the page is fetched again, not stored
     assert not manager.detector.unsigned_shapes  # person pages still must show the signal
+
+
+class ScriptedLanding(Forum):
+    """The forum with a landing page built by script: its header (and the logout control in it)
+    arrives from a JSON answer the page asks for after a timer, well after the load event."""
+
+    async def home(self, request: web.Request) -> web.Response:
+        shell = ("<header id='h'></header><script>setTimeout(() => fetch('/api/me').then((r) => r.json())"
+                 ".then((me) => { if (me.live) document.getElementById('h').innerHTML ="
+                 " '<a id=\"logout\" href=\"/logout\">Log out</a>'; }), 200);</script>")
+        return self._page("home", shell, signed=False)
+
+    async def me(self, request: web.Request) -> web.Response:
+        live = self._live(request)
+        await asyncio.sleep(0.8)
+        return web.json_response({"live": live})
+
+    def app(self) -> web.Application:
+        app = super().app()
+        app.router.add_get("/api/me", self.me)
+        return app
+
+
+async def test_the_probe_waits_for_a_scripted_landing_page_to_be_done_and_no_longer(
+        tmp_path, port, browser, monkeypatch):
+    """The probe ends when the landing page is done (not after a fixed wait, which every lost
+    session used to pay): a logout control drawn from a late JSON answer still counts."""
+    monkeypatch.setenv("BC_FORUM_PW", PASSWORD)
+    forum = ScriptedLanding(gone="plain", max_requests=1000)
+    with serve_in_thread(forum.app(), port) as base:
+        job = load_job(write_job(tmp_path, base))
+        manager = SessionManager(job.session, job, job_path=job.source_path)
+        context = await manager.new_context(browser, None)
+        # What a login learns when its landing page's control is already drawn.
+        manager.detector.learned = Learned("#logout", False, f"{base}/home")
+        assert await manager._session_alive(context) is True
+        for sid in forum.sessions:  # the session dies quietly
+            forum.sessions[sid] = forum.max_requests
+        assert await manager._session_alive(context) is False
+        assert forum.counts["/api/me"] == 2  # each probe waited for the page's own request

@@ -67,6 +67,19 @@ async def _snapshot(page: Page, arg: dict | None) -> dict:
     return snap
 
 
+async def wait_until_done(page: Page, cap_ms: float, quiet_ms: int) -> bool:
+    """Wait in ``page`` until it is done by the crawl's own rule (``settle.py``), at most ``cap_ms``;
+    True when it finished before the cap.
+
+    For a part's own tab (a probe, say) that must tell "not there" from "not there yet" without
+    waiting out a fixed timeout on every page. Requests in flight are seen only in a tab given
+    ``TAB_INIT_JS`` before it navigated; without it the wait is the DOM's quiet alone.
+    """
+    settle = {"capMs": cap_ms, "quietMs": quiet_ms, "requestCapMs": None, "learn": False}
+    snap = await _snapshot(page, {"settle": settle, "waitOnly": True})
+    return bool((snap.get("settled") or {}).get("done"))
+
+
 def _css_like(selector: str) -> bool:
     """Could ``selector`` be plain CSS (not Playwright's ``text=``, ``xpath=`` or ``>>`` chains)?"""
     return ">>" not in selector and not selector.startswith(("text=", "xpath=", "css=", "//", "id=",

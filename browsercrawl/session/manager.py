@@ -30,16 +30,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from browsercrawl.config import JobConfig
-from browsercrawl.config.session import Account, LoggedInSignal, SessionConfig
+from browsercrawl.config.session import Account, SessionConfig
+from browsercrawl.engine.browser_fetcher import wait_until_done
 from browsercrawl.engine.hooks import PageContext, PageHook
 from browsercrawl.engine.parts import CrawlHandle, StandaloneHandle
+from browsercrawl.engine.tabs import TAB_INIT_JS
 from browsercrawl.errors import LoginError, UserError, error_line
 from browsercrawl.session.detect import (
     GONE_AFTER_UNSIGNED,
     MISSING_SIGNAL,
     PROBE_FAILED,
     learn_signal,
-    logged_in,
     login_snapshot,
     reason_kind,
 )
@@ -64,6 +65,8 @@ log = logging.getLogger(__name__)
 # Log-in-and-reload rounds one fetch of a page may take before the page is refused (and re-queued
 # as a failed attempt). Bounded so a page that looks logged out for another reason cannot loop.
 RELOGINS_PER_PAGE = 3
+# A probe of the landing page waits at most this long for it to be done (then judges by the signal).
+_PROBE_CAP_MS = 3000
 
 
 @dataclass(eq=False)
@@ -302,11 +305,18 @@ class SessionManager(PageHook):
         self.probes += 1
         tab = await context.new_page()
         try:
+            # Counted requests let the wait below end when the page is done, not after a blind
+            # timeout: a lost session is the common answer, and it used to cost 3 s every time.
+            await tab.add_init_script(TAB_INIT_JS)
             try:
                 await tab.goto(url, wait_until="load", timeout=self.job.rendering.timeout_seconds * 1000)
             except Exception:
                 return None
-            return await logged_in(tab, LoggedInSignal(selector=signal), self.detector, wait_ms=3000)
+            if await tab.locator(signal).count():
+                return True
+            # Not there yet, or not coming: a landing page built by script shows it once done.
+            await wait_until_done(tab, _PROBE_CAP_MS, self.job.rendering.settle_quiet_ms)
+            return await tab.locator(signal).count() > 0
         except Exception:
             return None
         finally:
