@@ -174,3 +174,39 @@ async def test_headless_failure_says_what_to_do(browser, tmp_path) -> None:
         msg = str(err.value)
         assert "CAPTCHA not accepted after 2 attempts" in msg and "captcha train" in msg and "--headed" in msg
         assert "\n" not in msg and settings.captchas_answered == 2 and settings.captchas_accepted == 0
+
+
+async def test_a_form_the_browser_will_not_send_fails_at_once_and_says_which_field(browser, port) -> None:
+    """A required field left empty (an unreadable CAPTCHA answered with nothing, a box to tick):
+    the click sends nothing, so the login must not wait out its timeout for a page that never
+    comes, and the error names the field."""
+    from aiohttp import web
+
+    from browsercrawl.config.session import LoggedInSignal
+    from browsercrawl.errors import LoginError
+    from browsercrawl.session.formlogin import form_login
+    from browsercrawl.session.login import LoginSettings
+    from tests.apps.server import serve_in_thread
+
+    posts: list[str] = []
+
+    async def form(request: web.Request) -> web.Response:
+        return web.Response(content_type="text/html", text=(
+            '<form method="post"><input name="user"><input type="password" name="pw">'
+            '<label><input type="checkbox" name="agree" required> I agree</label>'
+            '<button>Log in</button></form>'))
+
+    async def post(request: web.Request) -> web.Response:
+        posts.append(request.path)
+        return web.Response(content_type="text/html", text='<a id="logout" href="/logout">out</a>')
+
+    app = web.Application()
+    app.add_routes([web.get("/login", form), web.post("/login", post)])
+    with serve_in_thread(app, port) as base:
+        page = await browser.new_page()
+        settings = LoginSettings(login_url=f"{base}/login", logged_in=LoggedInSignal(selector="#logout"),
+                                 timeout_seconds=600)
+        with pytest.raises(LoginError) as err:
+            await asyncio.wait_for(form_login(page, f"{base}/login", "ann", "pw", settings), 300)
+    assert "the browser would not send the form (agree:" in str(err.value), err.value
+    assert posts == []

@@ -17,6 +17,7 @@ from browsercrawl.config.session import FormSelectors
 from browsercrawl.errors import LoginError
 from browsercrawl.session.login import (
     CaptchaSeen,
+    FormRefused,
     LoginOutcome,
     LoginSettings,
     goto_settled,
@@ -78,8 +79,28 @@ async def find_login_form(page: Page, overrides: FormSelectors | None = None) ->
     return await page.evaluate(FIND_FORM_JS, over)
 
 
-async def submit_and_wait(page: Page, submit_selector: str | None, timeout_ms: float) -> None:
-    """Click submit (or press Enter in the password field) and wait for the resulting page."""
+# Why the browser will not send the login form, or null: a field its own validation rejects (an
+# empty CAPTCHA answer in a ``required`` field, say). The click would then do nothing, and the
+# wait for the page it leads to would run out its whole timeout.
+_FORM_REFUSED_JS = """() => {
+  const pw = document.querySelector('[data-bc-login="password"]');
+  const form = pw && pw.form;
+  const submit = document.querySelector('[data-bc-login="submit"]');
+  if (!form || form.noValidate || (submit && submit.formNoValidate) || form.checkValidity()) return null;
+  const bad = [...form.elements].find((e) => e.willValidate && !e.checkValidity());
+  return bad ? `${bad.name || bad.id || bad.type}: ${bad.validationMessage}` : 'the form is not valid';
+}"""
+
+
+async def submit_and_wait(page: Page, submit_selector: str | None, timeout_ms: float) -> str | None:
+    """Click submit (or press Enter in the password field) and wait for the resulting page.
+
+    Returns why the browser refused to send the form (nothing was sent), else None.
+    """
+    with contextlib.suppress(Exception):
+        refused = await page.evaluate(_FORM_REFUSED_JS)
+        if refused:
+            return str(refused)
     try:
         async with page.expect_navigation(wait_until="load", timeout=timeout_ms):
             if submit_selector:
@@ -89,6 +110,7 @@ async def submit_and_wait(page: Page, submit_selector: str | None, timeout_ms: f
     except Exception:  # single-page apps log in without navigating: the signal check decides
         with contextlib.suppress(Exception):
             await page.wait_for_load_state("networkidle", timeout=min(timeout_ms, 5000))
+    return None
 
 
 async def form_login(
@@ -129,7 +151,9 @@ async def form_login(
             seen = await solve_captcha(p, settings, SEL["captcha-image"], SEL["captcha"])
         otp = overrides.otp if overrides else None
         in_form = await fill_otp_if_asked(p, codes, otp)
-        await submit_and_wait(p, SEL["submit"] if found["submit"] else None, timeout_ms)
+        refused = await submit_and_wait(p, SEL["submit"] if found["submit"] else None, timeout_ms)
+        if refused:
+            raise FormRefused(refused, seen)
         if not in_form:
             await answer_otp_prompt(p, codes, who=username, where=url, timeout_ms=timeout_ms, override=otp)
         return seen

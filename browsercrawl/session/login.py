@@ -56,6 +56,14 @@ class WrongCredentials(LoginError):
     """The site rejected the username or password: retrying would only lock the account."""
 
 
+class FormRefused(Exception):
+    """The browser would not send the login form (its own validation): nothing reached the site."""
+
+    def __init__(self, reason: str, seen: CaptchaSeen | None) -> None:
+        super().__init__(reason)
+        self.reason, self.seen = reason, seen
+
+
 @dataclass
 class CaptchaSeen:
     """A CAPTCHA an attempt answered; kept so an accepted answer becomes a training sample."""
@@ -225,7 +233,18 @@ async def run_login(
     max_attempts = settings.captcha.max_attempts
     last = ""
     for n in range(1, max_attempts + 1):
-        seen = await attempt(page, n)
+        try:
+            seen = await attempt(page, n)
+        except FormRefused as refused:
+            # An unreadable CAPTCHA answered with nothing, say: the next attempt gets a new one.
+            captchas += refused.seen is not None
+            settings.captchas_answered += refused.seen is not None
+            if refused.seen is None and not has_captcha():
+                why = f"the browser would not send the form ({refused.reason})"
+                raise LoginError(f"login as {who} at {where} failed: {why}") from None
+            last = f"the browser would not send the form: {refused.reason}"
+            log.info("login attempt %d as %s failed (%s); retrying with a fresh CAPTCHA", n, who, last)
+            continue
         captchas += seen is not None
         settings.captchas_answered += seen is not None
         with contextlib.suppress(Exception):
