@@ -165,7 +165,8 @@ def test_tune_reads_the_base_in_the_view_the_labels_choose(sets, tmp_path) -> No
     from browsercrawl.captcha.train import tune
 
     said: list[str] = []
-    samples = load_samples(load_labelled_folder(sets["confetti"]))
+    # 120 of the 200 (96 to train on): the labels still choose max_channel, by 22 images to 13.
+    samples = load_samples(load_labelled_folder(sets["confetti"]))[:120]
     best, scores = tune(samples, tmp_path / "t", "confetti", use_ctc=False, log=said.append)
     assert any(line.startswith("  base view: max_channel (") for line in said), said
     base = next(score for label, score in scores if label.startswith("base/"))
