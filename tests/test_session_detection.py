@@ -64,6 +64,13 @@ password_env = "BC_FORUM_PW"
     return job
 
 
+async def logged_in_manager(tmp_path: Path, base: str, browser) -> tuple[SessionManager, object]:
+    """The session part of the forum's job, and a browser context it has logged in."""
+    job = load_job(write_job(tmp_path, base))
+    manager = SessionManager(job.session, job, job_path=job.source_path)
+    return manager, await manager.new_context(browser, None)
+
+
 def run(job: Path) -> tuple[subprocess.CompletedProcess, dict]:
     r = subprocess.run([*BC, "crawl", str(job), "--quiet"], capture_output=True, text=True, timeout=600,
                        env={**os.environ, "BC_FORUM_PW": PASSWORD})
@@ -159,9 +166,7 @@ async def test_a_probe_during_a_login_does_not_vouch_for_a_page_the_old_login_wa
     monkeypatch.setenv("BC_FORUM_PW", PASSWORD)
     forum = HeldLanding(gone="plain", max_requests=1000)
     with serve_in_thread(forum.app(), port) as base:
-        job = load_job(write_job(tmp_path, base))
-        manager = SessionManager(job.session, job, job_path=job.source_path)
-        context = await manager.new_context(browser, None)
+        manager, context = await logged_in_manager(tmp_path, base, browser)
         info = manager.contexts[context]
         old = info.generation
         for sid in forum.sessions:  # the session dies quietly
@@ -217,9 +222,7 @@ async def test_the_probe_waits_for_a_scripted_landing_page_to_be_done_and_no_lon
     monkeypatch.setenv("BC_FORUM_PW", PASSWORD)
     forum = ScriptedLanding(gone="plain", max_requests=1000)
     with serve_in_thread(forum.app(), port) as base:
-        job = load_job(write_job(tmp_path, base))
-        manager = SessionManager(job.session, job, job_path=job.source_path)
-        context = await manager.new_context(browser, None)
+        manager, context = await logged_in_manager(tmp_path, base, browser)
         # What a login learns when its landing page's control is already drawn.
         manager.detector.learned = Learned("#logout", False, f"{base}/home")
         assert await manager._session_alive(context) is True
