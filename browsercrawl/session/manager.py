@@ -306,7 +306,7 @@ class SessionManager(PageHook):
         tab = await context.new_page()
         try:
             # Counted requests let the wait below end when the page is done, not after a blind
-            # timeout: a lost session is the common answer, and it used to cost 3 s every time.
+            # timeout: a lost session is the common answer, and would pay that timeout whole.
             await tab.add_init_script(TAB_INIT_JS)
             try:
                 await tab.goto(url, wait_until="load", timeout=self.job.rendering.timeout_seconds * 1000)
