@@ -155,7 +155,7 @@ async def _generate(corpus: Corpus, pages: int, path: Path) -> dict[str, Any]:
             url = f"http://h{i % HOSTS}.example/t/{i}"
             rows.append({"url": url, "requested_url": url, "status": 200, "title": title, "text": text,
                          "fetched_at": f"2026-01-{1 + i % 28:02d}T00:00:00+00:00"})
-        await db.write(lambda tx, rows=rows: [tx.insert_page(r) for r in rows])
+        await db.write(lambda tx, rows=rows: tx.insert_pages(rows))
     t0 = time.perf_counter()
     await asyncio.to_thread(db.ensure_search_index, True, True)
     seconds = time.perf_counter() - t0

@@ -79,9 +79,9 @@ def test_the_bigram_function_is_called_only_for_rows_with_text_beyond_ascii(tmp_
     def write(conn: sqlite3.Connection) -> None:
         conn.create_function(CJK_FUNCTION, 1, counting, deterministic=True)
         tx = SqliteTx(conn)
-        tx.insert_page(page("http://h/a", "plain", "only ascii words\n\there"))
-        tx.insert_page(page("http://h/b", "caf\u00e9", "no cjk but accents"))
-        tx.insert_page(page("http://h/c", "mixed", "words and \u5b66\u4e60\u4e2d\u6587"))
+        tx.insert_pages([page("http://h/a", "plain", "only ascii words\n\there")])
+        tx.insert_pages([page("http://h/b", "caf\u00e9", "no cjk but accents")])
+        tx.insert_pages([page("http://h/c", "mixed", "words and \u5b66\u4e60\u4e2d\u6587")])
         conn.commit()
 
     db._call(write)
@@ -206,8 +206,8 @@ def test_search_command_json_boost_reindex_and_errors(tmp_path):
                 ("Weekly news", "garden rake garden spade garden"),
                 ("Kitchen", "knives"),
             ]):
-                tx.insert_page({"url": f"http://h/{i}", "requested_url": f"http://h/{i}", "title": title,
-                                "text": text, "fetched_at": "2026-01-01T00:00:00+00:00"})
+                tx.insert_pages([{"url": f"http://h/{i}", "requested_url": f"http://h/{i}", "title": title,
+                                  "text": text, "fetched_at": "2026-01-01T00:00:00+00:00"}])
 
         await db.write(pages)
         await db.close()
@@ -253,8 +253,8 @@ def test_rank_window_ranks_only_the_newest_matches(tmp_path):
             for i in range(30):
                 text = "lantern lantern lantern lantern" if i == 3 else f"a lantern and {i} other things here"
                 url = f"http://h/{i}"
-                tx.insert_page({"url": url, "requested_url": url, "title": f"page {i}", "text": text,
-                                "fetched_at": "2026-01-01T00:00:00+00:00"})
+                tx.insert_pages([{"url": url, "requested_url": url, "title": f"page {i}", "text": text,
+                                  "fetched_at": "2026-01-01T00:00:00+00:00"}])
 
         await db.write(pages)
         await db.close()
@@ -282,8 +282,8 @@ def test_boost_reindex_and_stats_on_either_backend(tmp_path, crawl_db):
                                                ("Weekly news", "garden rake garden spade garden rake"),
                                                ("Kitchen", "knives")]):
                 url = f"http://h/{i}"
-                tx.insert_page({"url": url, "requested_url": url, "title": title, "text": text,
-                                "fetched_at": "2026-01-01T00:00:00+00:00"})
+                tx.insert_pages([{"url": url, "requested_url": url, "title": title, "text": text,
+                                  "fetched_at": "2026-01-01T00:00:00+00:00"}])
 
         await db.write(pages)
         await db.close()

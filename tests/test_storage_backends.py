@@ -233,6 +233,53 @@ def test_a_batch_inserts_its_pages_in_url_order(tmp_path) -> None:
     assert asyncio.run(go()) == [("http://h/p/1",), ("http://h/p/2",), ("http://h/p/3",)]
 
 
+def test_a_batch_of_pages_gets_the_right_ids_links_and_duplicates(crawl_db, tmp_path, monkeypatch) -> None:
+    """A batch's pages go in a few statements, not one each: every stored page still gets its own
+    links in order, a URL stored by an earlier batch or an earlier row of the same one is a
+    duplicate, rows with other columns go in too, and a batch larger than one statement's
+    parameters is split (the limit is made small here)."""
+    import browsercrawl.storage.db as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "_MAX_PARAMS", 40)  # two or three pages per statement
+
+    def outcome(url: str, requested: str, n_links: int, *, title: bool = True) -> Outcome:
+        page = _page(url, requested)
+        if not title:
+            del page["title"]
+        links = [(f"{url}/l{k}", f"to {k}", k % 2) for k in range(n_links)]
+        return Outcome(Completion(Request(url=requested, host="h"), "done"), page=page, links=links)
+
+    async def go() -> tuple[tuple[int, int], list[str | None]]:
+        db = await store_for(crawl_db.database, tmp_path).open()
+        first = [outcome("http://h/p/00", "http://h/p/00", 1)]
+        await db.write(lambda tx: commit_outcomes(tx, first, _NoFrontier()))
+        batch = [outcome(f"http://h/p/{i:02d}", f"http://h/p/{i:02d}", i % 4, title=i % 3 != 0)
+                 for i in range(1, 12)]
+        batch.append(outcome("http://h/p/00", "http://h/p/00", 3))  # stored by the first batch
+        batch.append(outcome("http://h/p/05", "http://h/old/05", 2))  # same final URL in the batch
+        result = await db.write(lambda tx: commit_outcomes(tx, batch, _NoFrontier()))
+        await db.close()
+        return (result[1], result[2]), [o.completion.error for o in batch[-2:]]
+
+    (stored, dups), errors = asyncio.run(go())
+    assert (stored, dups) == (11, 2)
+    assert errors == ["stored already by an earlier delivery of this request",
+                      "same final URL as an earlier page: http://h/p/05"]
+    pages = crawl_db.rows("SELECT id, url, requested_url, title FROM pages ORDER BY id")
+    assert [u for _, u, _, _ in pages] == [f"http://h/p/{i:02d}" for i in range(12)]
+    assert len({i for i, _, _, _ in pages}) == 12
+    assert {u: r for _, u, r, _ in pages}["http://h/p/05"] == "http://h/p/05"
+    assert [t is None for _, _, _, t in pages] == [False] + [i % 3 == 0 for i in range(1, 12)]
+    links = crawl_db.rows("SELECT p.url, l.url, l.text, l.in_scope FROM links l "
+                          "JOIN pages p ON p.id = l.page_id ORDER BY p.url, l.rowid"
+                          if crawl_db.backend == "sqlite" else
+                          "SELECT p.url, l.url, l.text, l.in_scope FROM links l "
+                          "JOIN pages p ON p.id = l.page_id ORDER BY p.url, l.ctid")
+    want = [(f"http://h/p/{i:02d}", f"http://h/p/{i:02d}/l{k}", f"to {k}", k % 2)
+            for i in range(12) for k in range(1 if i == 0 else i % 4)]
+    assert links == want
+
+
 class _NoFrontier:
     """A frontier told after the commit (as Redis is): nothing of it in the transaction."""
 

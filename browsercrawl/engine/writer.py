@@ -126,17 +126,20 @@ def commit_outcomes(
     new_urls: list[NewUrl] = []
     # Pages go in in URL order, the same in every worker: two workers' batches that hold the same
     # pages (a claim delivered twice) then wait for each other instead of deadlocking.
-    for o in sorted(outcomes, key=_insert_order):
+    ordered = sorted(outcomes, key=_insert_order)
+    ids = iter(tx.insert_pages([o.page for o in ordered if o.page is not None]))
+    links: list[tuple[int, list[tuple[str, str, int]]]] = []
+    for o in ordered:
         replaced = False
         if o.page is not None:
-            page_id = tx.insert_page(o.page)
+            page_id = next(ids)
             if page_id is None and o.page.get("via") != "api":
                 page_id = tx.replace_built_page(o.page)
                 replaced = page_id is not None
             if page_id is not None:
                 stored += not replaced
                 if o.links:
-                    tx.insert_links(page_id, o.links)
+                    links.append((page_id, o.links))
             else:
                 dups += 1
                 if tx.stored_from(o.page["url"]) == o.page["requested_url"]:
@@ -149,6 +152,7 @@ def commit_outcomes(
                 rows = [{**r, "__upsert__": True} for r in rows]
             tx.insert_rows(table, rows)
         new_urls.extend(o.new_urls)
+    tx.insert_links(links)
     hosts = frontier.record(tx, new_urls, [o.completion for o in outcomes])
     if rerender:
         again = requeue_built(tx, frontier, rerender)

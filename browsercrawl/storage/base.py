@@ -63,8 +63,9 @@ class PageTx(Protocol):
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement (SQLite-style SQL); returns a cursor."""
 
-    def insert_page(self, row: dict[str, Any]) -> int | None:
-        """Insert a ``pages`` row; its id, or None when that URL is stored already."""
+    def insert_pages(self, rows: list[dict[str, Any]]) -> list[int | None]:
+        """Insert ``pages`` rows, in the order given; each one's id, or None where its URL is
+        stored already (by an earlier batch or an earlier row of this one)."""
 
     def stored_from(self, url: str) -> str | None:
         """The ``requested_url`` of the stored page whose URL is ``url``, if there is one."""
@@ -73,8 +74,8 @@ class PageTx(Protocol):
         """Overwrite the stored page of ``row``'s URL when it was built from JSON (``via = 'api'``,
         by a recipe later found wrong) and drop its links; its id, or None (nothing replaced)."""
 
-    def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
-        """The page's links as (url, anchor text, in scope)."""
+    def insert_links(self, pages: list[tuple[int, list[tuple[str, str, int]]]]) -> None:
+        """Each page's links, (page id, [(url, anchor text, in scope), ...]), in their order."""
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         """Hook rows: ignored when their key exists, replaced when a row carries ``__upsert__``."""

@@ -9,6 +9,7 @@ crawl killed at any instant leaves either all of a page's effects or none of the
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 import sys
@@ -141,9 +142,29 @@ class SqliteTx:
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, params)
 
-    def insert_page(self, row: dict[str, Any]) -> int | None:
-        cur = self.conn.execute(_insert_sql("pages", tuple(row), "INSERT OR IGNORE"), list(row.values()))
-        return cur.lastrowid if cur.rowcount else None
+    def insert_pages(self, rows: list[dict[str, Any]]) -> list[int | None]:
+        # A few statements per batch, not one per page (see ``json_rows`` for why that matters).
+        # The ids are given, not taken from each insert: the batch's rows get the ids after the
+        # largest, and one read afterwards says which of them went in (the single writer's
+        # transaction holds the file, so nothing else takes an id meanwhile).
+        if not rows:
+            return []
+        base = self.conn.execute("SELECT coalesce(max(id), 0) FROM pages").fetchone()[0]
+        by_columns: dict[tuple[str, ...], list[int]] = {}
+        for k, row in enumerate(rows):
+            by_columns.setdefault(tuple(row), []).append(k)
+        for cols, members in by_columns.items():
+            per = max(1, _MAX_PARAMS // (len(cols) + 1))
+            for start in range(0, len(members), per):
+                chunk = members[start:start + per]
+                params: list[Any] = []
+                for k in chunk:
+                    params.append(base + 1 + k)
+                    params.extend(rows[k].values())
+                self.conn.execute(_insert_many_sql("pages", ("id", *cols), len(chunk)), params)
+        found = self.conn.execute("SELECT json_group_array(id) FROM pages WHERE id > ?", (base,))
+        inserted = set(json.loads(found.fetchone()[0]))
+        return [base + 1 + k if base + 1 + k in inserted else None for k in range(len(rows))]
 
     def stored_from(self, url: str) -> str | None:
         row = self.conn.execute("SELECT requested_url FROM pages WHERE url=?", (url,)).fetchone()
@@ -159,13 +180,16 @@ class SqliteTx:
                           [row[c] for c in cols] + [old[0]])
         return int(old[0])
 
-    def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
-        # One statement for all the page's links (see ``json_rows``), in their order.
+    def insert_links(self, pages: list[tuple[int, list[tuple[str, str, int]]]]) -> None:
+        # One statement for the whole batch's links (see ``json_rows``), in their order.
+        rows = [(page_id, *link) for page_id, links in pages for link in links]
+        if not rows:
+            return
         self.conn.execute(
-            "INSERT INTO links (page_id, url, text, in_scope) SELECT ?, "
-            "json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') "
+            "INSERT INTO links (page_id, url, text, in_scope) SELECT json_extract(value, '$[0]'), "
+            "json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') "
             "FROM json_each(?)",
-            (page_id, json_rows(links)),
+            (json_rows(rows),),
         )
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
@@ -177,6 +201,16 @@ class SqliteTx:
 
 
 _INSERTS: dict[tuple[str, tuple[str, ...], str], str] = {}
+
+# Parameters in one statement: SQLite's own limit is 32,766 since 3.32.
+_MAX_PARAMS = 30_000
+
+
+@functools.lru_cache(maxsize=256)
+def _insert_many_sql(table: str, cols: tuple[str, ...], rows: int) -> str:
+    one = f"({', '.join('?' for _ in cols)})"
+    return (f"INSERT OR IGNORE INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+            f"VALUES {', '.join([one] * rows)}")
 
 
 def _insert_sql(table: str, cols: tuple[str, ...], verb: str) -> str:

@@ -112,11 +112,14 @@ class PgTx:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         return self.conn.execute(pg_sql(sql), [_clean(p) for p in params])
 
-    def insert_page(self, row: dict[str, Any]) -> int | None:
-        cols = tuple(row)
-        sql = _page_insert(cols)
-        found = self.conn.execute(sql, [_clean(v) for v in row.values()]).fetchone()
-        return found[0] if found else None
+    def insert_pages(self, rows: list[dict[str, Any]]) -> list[int | None]:
+        # Row by row in the order given: two workers' batches that hold the same URLs then lock
+        # them in the same order (the writer sorts them) and wait instead of deadlocking.
+        out: list[int | None] = []
+        for row in rows:
+            found = self.conn.execute(_page_insert(tuple(row)), [_clean(v) for v in row.values()]).fetchone()
+            out.append(found[0] if found else None)
+        return out
 
     def stored_from(self, url: str) -> str | None:
         row = self.conn.execute("SELECT requested_url FROM pages WHERE url=%s", (url,)).fetchone()
@@ -132,13 +135,14 @@ class PgTx:
                           [_clean(row[c]) for c in cols] + [old[0]])
         return int(old[0])
 
-    def insert_links(self, page_id: int, links: list[tuple[str, str, int]]) -> None:
-        if not links:
+    def insert_links(self, pages: list[tuple[int, list[tuple[str, str, int]]]]) -> None:
+        if not any(links for _, links in pages):
             return
         copy = "COPY links (page_id, url, text, in_scope) FROM STDIN"
         with self.conn.cursor() as cur, cur.copy(copy) as cp:
-            for u, t, s in links:
-                cp.write_row((page_id, _clean(u), _clean(t), s))
+            for page_id, links in pages:
+                for u, t, s in links:
+                    cp.write_row((page_id, _clean(u), _clean(t), s))
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         for row in rows:
