@@ -280,6 +280,35 @@ def test_a_batch_of_pages_gets_the_right_ids_links_and_duplicates(crawl_db, tmp_
     assert links == want
 
 
+def test_hook_rows_keep_their_order_and_verbs_in_few_statements(crawl_db, tmp_path, monkeypatch) -> None:
+    """Runs of rows with the same columns share a statement: the first of two plain rows with one
+    key stays, the last of two upserts wins, and rows with other columns or over one statement's
+    parameters (made small here) still go in."""
+    import browsercrawl.storage.db as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "_MAX_PARAMS", 7)  # three rows of two columns per statement
+
+    rows = [{"url": f"http://h/{i}", "title": f"t{i}"} for i in range(8)]
+    rows += [{"url": "http://h/1", "title": "ignored"},
+             {"url": "http://h/2", "title": "up-1", "__upsert__": True},
+             {"url": "http://h/2", "title": "up-2", "__upsert__": True},
+             {"url": "http://h/9"},
+             {"url": "http://h/9", "title": "ignored too"},
+             {"url": "http://h/3", "title": "up-3", "__upsert__": True}]
+
+    async def go() -> None:
+        db = await store_for(crawl_db.database, tmp_path).open()
+        db.ensure_table("records", {"url": str, "title": str}, pk="url")
+        await db.write(lambda tx: tx.insert_rows("records", rows))
+        await db.close()
+
+    asyncio.run(go())
+    got = dict(crawl_db.rows("SELECT url, title FROM records"))
+    want = {f"http://h/{i}": f"t{i}" for i in range(8)}
+    want.update({"http://h/2": "up-2", "http://h/3": "up-3", "http://h/9": None})
+    assert got == want
+
+
 class _NoFrontier:
     """A frontier told after the commit (as Redis is): nothing of it in the transaction."""
 

@@ -129,6 +129,7 @@ def commit_outcomes(
     ordered = sorted(outcomes, key=_insert_order)
     ids = iter(tx.insert_pages([o.page for o in ordered if o.page is not None]))
     links: list[tuple[int, list[tuple[str, str, int]]]] = []
+    extra: dict[str, list[dict[str, Any]]] = {}
     for o in ordered:
         replaced = False
         if o.page is not None:
@@ -150,9 +151,11 @@ def commit_outcomes(
         for table, rows in o.extra_rows.items():
             if replaced:  # the built page's rows under the same keys give way
                 rows = [{**r, "__upsert__": True} for r in rows]
-            tx.insert_rows(table, rows)
+            extra.setdefault(table, []).extend(rows)
         new_urls.extend(o.new_urls)
     tx.insert_links(links)
+    for table, rows in extra.items():  # a table's rows of the whole batch at once, in page order
+        tx.insert_rows(table, rows)
     hosts = frontier.record(tx, new_urls, [o.completion for o in outcomes])
     if rerender:
         again = requeue_built(tx, frontier, rerender)

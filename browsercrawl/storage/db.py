@@ -193,34 +193,32 @@ class SqliteTx:
         )
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
-        for row in rows:
-            upsert = bool(row.get("__upsert__"))  # read, not popped: the caller's rows stay as given
+        # Runs of rows with the same columns and verb go in one statement each, in their order
+        # (a later upsert of the same key still wins).
+        start = 0
+        while start < len(rows):
+            upsert = bool(rows[start].get("__upsert__"))  # read, not popped: the caller's rows stay
+            cols = tuple(c for c in rows[start] if c != "__upsert__")
+            end = start + 1
+            limit = start + max(1, _MAX_PARAMS // max(1, len(cols)))
+            while (end < len(rows) and end < limit and bool(rows[end].get("__upsert__")) == upsert
+                   and tuple(c for c in rows[end] if c != "__upsert__") == cols):
+                end += 1
             verb = "INSERT OR REPLACE" if upsert else "INSERT OR IGNORE"
-            cols = tuple(c for c in row if c != "__upsert__")
-            self.conn.execute(_insert_sql(table, cols, verb), [row[c] for c in cols])
+            self.conn.execute(_insert_many_sql(table, cols, end - start, verb),
+                              [row[c] for row in rows[start:end] for c in cols])
+            start = end
 
-
-_INSERTS: dict[tuple[str, tuple[str, ...], str], str] = {}
 
 # Parameters in one statement: SQLite's own limit is 32,766 since 3.32.
 _MAX_PARAMS = 30_000
 
 
 @functools.lru_cache(maxsize=256)
-def _insert_many_sql(table: str, cols: tuple[str, ...], rows: int) -> str:
+def _insert_many_sql(table: str, cols: tuple[str, ...], rows: int, verb: str = "INSERT OR IGNORE") -> str:
     one = f"({', '.join('?' for _ in cols)})"
-    return (f"INSERT OR IGNORE INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+    return (f"{verb} INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
             f"VALUES {', '.join([one] * rows)}")
-
-
-def _insert_sql(table: str, cols: tuple[str, ...], verb: str) -> str:
-    key = (table, cols, verb)
-    sql = _INSERTS.get(key)
-    if sql is None:
-        sql = (f"{verb} INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
-               f"VALUES ({', '.join('?' for _ in cols)})")
-        _INSERTS[key] = sql
-    return sql
 
 
 class CrawlDatabase:
