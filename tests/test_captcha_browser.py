@@ -210,3 +210,55 @@ async def test_a_form_the_browser_will_not_send_fails_at_once_and_says_which_fie
             await asyncio.wait_for(form_login(page, f"{base}/login", "ann", "pw", settings), 300)
     assert "the browser would not send the form (agree:" in str(err.value), err.value
     assert posts == []
+
+
+@pytest.mark.parametrize("submit", ["click", "press"])
+async def test_a_recorded_flow_whose_form_the_browser_will_not_send_fails_at_once(
+        browser, port, submit) -> None:
+    """A replayed flow clicks (or presses Enter in) its own submit: a required box left unticked
+    fails the login at once with the field named, as the form filler does, and nothing is sent;
+    ticked, the same flow logs in."""
+    from aiohttp import web
+
+    from browsercrawl.errors import LoginError
+    from browsercrawl.session.flow import Flow, replay_flow
+    from browsercrawl.session.login import LoginSettings
+    from tests.apps.server import serve_in_thread
+
+    posts: list[str] = []
+
+    async def form(request: web.Request) -> web.Response:
+        return web.Response(content_type="text/html", text=(
+            '<form method="post"><input name="user"><input type="password" name="pw">'
+            '<label><input type="checkbox" name="agree" required> I agree</label>'
+            '<button>Log in</button></form>'))
+
+    async def post(request: web.Request) -> web.Response:
+        posts.append(request.path)
+        return web.Response(content_type="text/html", text='<a id="logout" href="/logout">out</a>')
+
+    def flow(base: str, tick: bool) -> Flow:
+        last = ({"action": "click", "target": {"role": "button", "role_name": "Log in"}, "navigates": True}
+                if submit == "click" else
+                {"action": "press", "target": {"name": "pw"}, "key": "Enter", "navigates": True})
+        steps = [{"action": "goto", "url": f"{base}/login"},
+                 {"action": "fill", "target": {"name": "user"}, "value": "ann"},
+                 {"action": "fill", "target": {"name": "pw"}, "value": "${password}", "field": "password"}]
+        steps += [{"action": "check", "target": {"name": "agree"}}] if tick else []
+        return Flow.model_validate({"start_url": f"{base}/login", "steps": [*steps, last],
+                                    "logged_in": {"selector": "#logout"}})
+
+    app = web.Application()
+    app.add_routes([web.get("/login", form), web.post("/login", post)])
+    with serve_in_thread(app, port) as base:
+        page = await browser.new_page()
+        settings = LoginSettings(login_url=f"{base}/login", logged_in=flow(base, False).logged_in,
+                                 timeout_seconds=600)
+        with pytest.raises(LoginError) as err:
+            await asyncio.wait_for(replay_flow(page, flow(base, False), settings, source="flow.json",
+                                               password="pw"), 300)
+        assert "the browser would not send the form (agree:" in str(err.value), err.value
+        assert posts == []
+        await asyncio.wait_for(replay_flow(page, flow(base, True), settings, source="flow.json",
+                                           password="pw"), 300)
+        assert posts == ["/login"]

@@ -32,8 +32,10 @@ from browsercrawl.engine.traces import register_secret
 from browsercrawl.errors import LoginError, UserError
 from browsercrawl.session.login import (
     CaptchaSeen,
+    FormRefused,
     LoginOutcome,
     LoginSettings,
+    form_refusal,
     goto_settled,
     run_login,
     solve_captcha,
@@ -293,6 +295,7 @@ async def replay_flow(
                     await loc.fill(values[i])
                 elif step.action == "totp":
                     await loc.fill(code_sources[i]())  # made now: a code lives 30 seconds
+                    await _refuse_unsendable(loc, "Enter", seen)
                     await _navigating(p, loc.press("Enter"), timeout_ms, step.navigates)
                 elif step.action == "select":
                     await loc.select_option(values[i])
@@ -301,8 +304,10 @@ async def replay_flow(
                 elif step.action == "uncheck":
                     await loc.uncheck()
                 elif step.action == "press":
+                    await _refuse_unsendable(loc, step.key or "Enter", seen)
                     await _navigating(p, loc.press(step.key or "Enter"), timeout_ms, step.navigates)
                 elif step.action == "click":
+                    await _refuse_unsendable(loc, None, seen)
                     await _navigating(p, loc.click(), timeout_ms, step.navigates)
         return seen
 
@@ -317,6 +322,14 @@ def _step_codes(value: str, where: str, codes: CodeSource | None) -> CodeSource:
         return codes
     resolve_value(value, where, None, None)  # the seed is there (read again for each code)
     return lambda: code_from_seed(resolve_value(value, where, None, None), where)
+
+
+async def _refuse_unsendable(target: Locator, key: str | None, seen: CaptchaSeen | None) -> None:
+    """Fail this attempt now if the step would submit a form the browser refuses to send (an
+    empty CAPTCHA answer in a required field): nothing would reach the site, and the step would
+    wait out its whole timeout for a page that never comes."""
+    if (reason := await form_refusal(target, key)) is not None:
+        raise FormRefused(reason, seen)
 
 
 async def _navigating(page: Page, action, timeout_ms: float, navigates: bool | None) -> None:

@@ -20,6 +20,7 @@ from browsercrawl.session.login import (
     FormRefused,
     LoginOutcome,
     LoginSettings,
+    form_refusal,
     goto_settled,
     run_login,
     solve_captcha,
@@ -79,28 +80,18 @@ async def find_login_form(page: Page, overrides: FormSelectors | None = None) ->
     return await page.evaluate(FIND_FORM_JS, over)
 
 
-# Why the browser will not send the login form, or null: a field its own validation rejects (an
-# empty CAPTCHA answer in a ``required`` field, say). The click would then do nothing, and the
-# wait for the page it leads to would run out its whole timeout.
-_FORM_REFUSED_JS = """() => {
-  const pw = document.querySelector('[data-bc-login="password"]');
-  const form = pw && pw.form;
-  const submit = document.querySelector('[data-bc-login="submit"]');
-  if (!form || form.noValidate || (submit && submit.formNoValidate) || form.checkValidity()) return null;
-  const bad = [...form.elements].find((e) => e.willValidate && !e.checkValidity());
-  return bad ? `${bad.name || bad.id || bad.type}: ${bad.validationMessage}` : 'the form is not valid';
-}"""
-
-
 async def submit_and_wait(page: Page, submit_selector: str | None, timeout_ms: float) -> str | None:
     """Click submit (or press Enter in the password field) and wait for the resulting page.
 
-    Returns why the browser refused to send the form (nothing was sent), else None.
+    Returns why the browser refused to send the form (nothing was sent, so the wait would run
+    out its whole timeout), else None.
     """
-    with contextlib.suppress(Exception):
-        refused = await page.evaluate(_FORM_REFUSED_JS)
-        if refused:
-            return str(refused)
+    if submit_selector:
+        refused = await form_refusal(page.locator(submit_selector).first)
+    else:
+        refused = await form_refusal(page.locator(SEL["password"]).first, "Enter")
+    if refused:
+        return refused
     try:
         async with page.expect_navigation(wait_until="load", timeout=timeout_ms):
             if submit_selector:

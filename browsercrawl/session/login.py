@@ -36,7 +36,7 @@ from browsercrawl.errors import LoginError
 from browsercrawl.session.detect import Detector, logged_in
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Page
+    from playwright.async_api import BrowserContext, Locator, Page
 
     from browsercrawl.captcha.solver import CaptchaSolver
 
@@ -62,6 +62,37 @@ class FormRefused(Exception):
     def __init__(self, reason: str, seen: CaptchaSeen | None) -> None:
         super().__init__(reason)
         self.reason, self.seen = reason, seen
+
+
+# Would the browser refuse to send the form that this click (key null) or key press in ``e``
+# submits? Its own validation says so before any request: a required field left empty (an
+# unreadable CAPTCHA answered with nothing) would otherwise wait out the whole login timeout.
+_FORM_REFUSED_JS = """(e, key) => {
+  const form = e.form;
+  if (!form || form.noValidate) return null;
+  const isSubmit = (x) => (x.tagName === 'BUTTON' && (x.type || 'submit') === 'submit')
+      || (x.tagName === 'INPUT' && (x.type === 'submit' || x.type === 'image'));
+  let submitter;
+  if (key === null) {
+    if (!isSubmit(e)) return null;
+    submitter = e;
+  } else {
+    if (key !== 'Enter' || e.tagName !== 'INPUT') return null;
+    submitter = [...form.elements].find(isSubmit);
+  }
+  if ((submitter && submitter.formNoValidate) || form.checkValidity()) return null;
+  const bad = [...form.elements].find((x) => x.willValidate && !x.checkValidity());
+  return bad ? `${bad.name || bad.id || bad.type}: ${bad.validationMessage}` : 'the form is not valid';
+}"""
+
+
+async def form_refusal(target: Locator, key: str | None = None) -> str | None:
+    """Why the browser would not send the form that clicking ``target`` (or pressing ``key`` in
+    it) submits, in the browser's own words; None when it would, or when nothing is submitted."""
+    with contextlib.suppress(PlaywrightError):
+        refused = await target.evaluate(_FORM_REFUSED_JS, key, timeout=5000)
+        return str(refused) if refused else None
+    return None
 
 
 @dataclass
