@@ -178,3 +178,43 @@ def test_bad_ajax_section_fails_when_the_job_is_loaded(tmp_path):
     with pytest.raises(UserError, match=r"job\.toml: ajax\.rules\.0\.idle_ms: Input should be greater"):
         parse_job({"seeds": ["http://127.0.0.1:9/"], "ajax": {"rules": [{"match": "x", "idle_ms": 0}]}},
                   tmp_path / "job.toml")
+
+
+LEAVES_BODY = "<ul id=l><li>one</li></ul><button type=button id=more>Load more</button>"
+# The second click's answer says the session is gone, and the page's script leaves for the login
+# page while the expansion waits for new items.
+LEAVES_JS = """
+let clicks = 0;
+document.getElementById('more').onclick = () => {
+  clicks += 1;
+  if (clicks === 1) { document.getElementById('l').insertAdjacentHTML('beforeend', '<li>two</li>'); }
+  else { setTimeout(() => { location.href = '/login'; }, 150); }
+};
+"""
+
+
+@pytest.mark.browser
+def test_a_page_that_leaves_during_expansion_is_loaded_again_with_a_note_not_a_warning(
+        tmp_path, port, caplog):
+    """A load-more whose page goes elsewhere mid-expansion (a lost session's redirect) is loaded
+    again and stored; the log says where it went, at info, instead of Playwright's 'Execution
+    context was destroyed' as a warning."""
+    import logging
+
+    app = web.Application()
+
+    async def leaves(_r: web.Request) -> web.Response:
+        return _page(LEAVES_BODY, LEAVES_JS)
+
+    async def login(_r: web.Request) -> web.Response:
+        return _page("<form><input name=user></form>")
+
+    app.add_routes([web.get("/leaves", leaves), web.get("/login", login)])
+    caplog.set_level(logging.INFO, logger="browsercrawl.ajax.hooks")
+    with serve_in_thread(app, port) as base:
+        rule = {"match": "/leaves", "load_more": "#more", "idle_ms": 1500, "budget_seconds": 20}
+        db = crawl(tmp_path, [f"{base}/leaves"], {"rules": [rule]})
+    assert q(db, "SELECT url FROM pages") == [(f"{base}/leaves",)]
+    notes = [r for r in caplog.records if r.name == "browsercrawl.ajax.hooks"]
+    assert [r.levelno for r in notes] == [logging.INFO], [r.getMessage() for r in notes]
+    assert f"the page went to {base}/login" in notes[0].getMessage()

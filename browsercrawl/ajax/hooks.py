@@ -10,6 +10,7 @@ whose rule expands but whose HTML shows a load-more control is sent back to the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -55,6 +56,19 @@ class _PageNote:
 _MORE_TEXT = re.compile(r"\b(load|show|view|see)\s+more\b|^\s*more\s*$", re.I)
 
 
+async def _where_it_went(page: Page, url: str, exc: PlaywrightError) -> str | None:
+    """Where ``page`` went when ``exc`` came from it leaving ``url`` (its document replaced by a
+    navigation), else None (a crash, a closed tab). The new URL is known once it commits."""
+    if "context was destroyed" not in str(exc) and "navigat" not in str(exc).lower():
+        return None
+    def same(u: str) -> bool:
+        return u.split("#", 1)[0] == url.split("#", 1)[0]
+
+    with contextlib.suppress(PlaywrightError):
+        await page.wait_for_url(lambda u: not same(u), wait_until="commit", timeout=2000)
+    return "a new document at the same URL" if same(page.url) else page.url
+
+
 class AjaxHook(PageHook):
     """Waits, expands, explores and captures according to an :class:`AjaxConfig`."""
 
@@ -92,8 +106,15 @@ class AjaxHook(PageHook):
         try:
             report = await expand_page(page, self.cfg, rule, max(0.0, deadline - time.monotonic()))
         except PlaywrightError as exc:
-            # A click navigated after all (or the page crashed): reload so the snapshot is right.
-            log.warning("expansion of %s stopped: %s", ctx.request.url, str(exc).split("\n")[0])
+            # A click navigated after all, the page's own script left it (a lost session sends
+            # the demo's load-more to the login page), or the page crashed: reload so the
+            # snapshot is right. Leaving is the page's doing and worth a note; a crash, a warning.
+            away = await _where_it_went(page, ctx.request.url, exc)
+            if away:
+                log.info("expansion of %s stopped: the page went to %s; loading it again",
+                         ctx.request.url, away)
+            else:
+                log.warning("expansion of %s stopped: %s", ctx.request.url, str(exc).split("\n")[0])
             report = {"navigated": True, "states": []}
             ctx.response = await page.goto(ctx.request.url, wait_until="load") or ctx.response
         if rule.recycled is not None:
