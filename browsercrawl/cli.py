@@ -16,21 +16,68 @@ import click
 
 from browsercrawl.errors import EXIT_INTERRUPTED, UserError
 
-# name -> "module:attribute" of a click command or group. Each part of the package adds its line.
-_SUBCOMMANDS: dict[str, str] = {
-    "crawl": "browsercrawl.commands.crawl:crawl",
-    "urls": "browsercrawl.induction.cli:urls",
-    "wrapper": "browsercrawl.induction.cli:wrapper",
-    "induce": "browsercrawl.commands.induce:induce_cmd",
-    "captcha": "browsercrawl.captcha.cli:captcha",
-    "export": "browsercrawl.commands.data:export",
-    "stats": "browsercrawl.commands.data:stats",
-    "status": "browsercrawl.commands.status:status",
-    "search": "browsercrawl.commands.search:search_cmd",
-    "browse": "browsercrawl.commands.browse:browse",
-    "recrawl": "browsercrawl.commands.recrawl:recrawl_cmd",
-    "discover": "browsercrawl.commands.discover:discover_cmd",
-    "login": "browsercrawl.session.cli:login",
+# name -> ("module:attribute" of a click command or group, the first paragraph of its help).
+# Each part of the package adds its line. The help's first paragraph is repeated here so that
+# ``browsercrawl --help`` lists the commands without importing them (a test keeps the two equal).
+_SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "crawl": (
+        "browsercrawl.commands.crawl:crawl",
+        "Crawl the site described by the JOB file into its database (SQLite file or PostgreSQL).",
+    ),
+    "urls": (
+        "browsercrawl.induction.cli:urls",
+        "Cluster URLs into classes and write a regex for each class.",
+    ),
+    "wrapper": (
+        "browsercrawl.induction.cli:wrapper",
+        "Learn a wrapper from sample pages, apply it to saved pages, heal it after a redesign.",
+    ),
+    "induce": (
+        "browsercrawl.commands.induce:induce_cmd",
+        "Learn a site profile for JOB: pre-crawl, URL classes, thresholds and a wrapper.",
+    ),
+    "captcha": (
+        "browsercrawl.captcha.cli:captcha",
+        "Solve image CAPTCHAs; train and tune a site's profile from labelled samples.",
+    ),
+    "export": (
+        "browsercrawl.commands.data:export",
+        "Export a table of a crawl DATABASE (a SQLite file or a postgresql:// URL) as JSON lines or"
+        " CSV (or its people graph, --graph).",
+    ),
+    "stats": (
+        "browsercrawl.commands.data:stats",
+        "Summarise a crawl DATABASE (a SQLite file or a postgresql:// URL): frontier states, "
+        "statuses, hosts, timings, table sizes.",
+    ),
+    "status": (
+        "browsercrawl.commands.status:status",
+        "Show the workers of the JOB's distributed crawl, its queue, rates and failures.",
+    ),
+    "search": (
+        "browsercrawl.commands.search:search_cmd",
+        "Search a crawl DATABASE (SQLite file or postgresql:// URL) for QUERY: BM25 ranking, FTS5 "
+        "query syntax (quotes, AND/OR/NOT, NEAR, prefix*), snippets with the matches marked.",
+    ),
+    "browse": (
+        "browsercrawl.commands.browse:browse",
+        "Browse a crawl DATABASE (SQLite file) in Datasette on 127.0.0.1: search, facets, stored "
+        "HTML, canned queries. Ctrl-C stops it.",
+    ),
+    "recrawl": (
+        "browsercrawl.commands.recrawl:recrawl_cmd",
+        "Revisit BUDGET people of a social crawl (JOB's database) and record what changed.",
+    ),
+    "discover": (
+        "browsercrawl.commands.discover:discover_cmd",
+        "Open the person page at URL, infer the community's people, relation lists and fields, and "
+        "write a job whose [social] section crawls them (prints what it found and could not "
+        "decide).",
+    ),
+    "login": (
+        "browsercrawl.session.cli:login",
+        "Record, replay and check logins; import and export browser state.",
+    ),
 }
 
 
@@ -46,11 +93,27 @@ class _LazyGroup(click.Group):
         return sorted({**_plugin_commands(), **_SUBCOMMANDS})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = _SUBCOMMANDS.get(cmd_name) or _plugin_commands().get(cmd_name)
+        target = _SUBCOMMANDS[cmd_name][0] if cmd_name in _SUBCOMMANDS else _plugin_commands().get(cmd_name)
         if target is None:
             return None
         module_name, attr = target.split(":")
         return getattr(importlib.import_module(module_name), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Click's command list, with the built-in commands' help from ``_SUBCOMMANDS``: listing
+        them must not import every part (OpenCV, Playwright) just to print a line each."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(n) for n in names), default=0)
+        rows = []
+        for name in names:
+            if name in _SUBCOMMANDS:
+                summary = click.Command(name, help=_SUBCOMMANDS[name][1])  # click's own shortening
+                rows.append((name, summary.get_short_help_str(limit)))
+            elif (cmd := self.get_command(ctx, name)) is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

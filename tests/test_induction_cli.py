@@ -183,3 +183,25 @@ def test_commands_are_listed():
     assert shutil.which(EXE) or Path(EXE).exists()
     proc = subprocess.run([EXE, "--help"], capture_output=True, text=True)
     assert "urls" in proc.stdout and "wrapper" in proc.stdout
+
+
+@pytest.mark.parametrize("width", [60, 80, 200])
+def test_the_command_list_says_what_each_command_says_of_itself(width):
+    """``browsercrawl --help`` lists the built-in commands from the table in cli.py without importing
+    them; the lines must be the ones the commands' own help would give."""
+    import importlib
+
+    import click
+
+    from browsercrawl.cli import _SUBCOMMANDS, cli
+
+    with click.Context(cli) as ctx:
+        limit = width - 6 - max(len(n) for n in cli.list_commands(ctx))
+    for name in sorted(_SUBCOMMANDS):
+        module, attr = _SUBCOMMANDS[name][0].split(":")
+        command = getattr(importlib.import_module(module), attr)
+        formatter = click.HelpFormatter(width=width)
+        with click.Context(cli) as ctx:
+            cli.format_commands(ctx, formatter)
+        line = next(r for r in formatter.getvalue().splitlines() if r.split()[:1] == [name])
+        assert " ".join(line.split()[1:]) == " ".join(command.get_short_help_str(limit).split()), name
