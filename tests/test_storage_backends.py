@@ -239,8 +239,10 @@ def test_a_batch_of_pages_gets_the_right_ids_links_and_duplicates(crawl_db, tmp_
     duplicate, rows with other columns go in too, and a batch larger than one statement's
     parameters is split (the limit is made small here)."""
     import browsercrawl.storage.db as sqlite_store
+    import browsercrawl.storage.postgres as pg_store
 
     monkeypatch.setattr(sqlite_store, "_MAX_PARAMS", 40)  # two or three pages per statement
+    monkeypatch.setattr(pg_store, "_PG_MAX_PARAMS", 40)
 
     def outcome(url: str, requested: str, n_links: int, *, title: bool = True) -> Outcome:
         page = _page(url, requested)
@@ -280,13 +282,29 @@ def test_a_batch_of_pages_gets_the_right_ids_links_and_duplicates(crawl_db, tmp_
     assert links == want
 
 
+def test_a_batch_without_pages_commits(crawl_db, tmp_path) -> None:
+    """A batch of failures and skips (no page, no row) commits its completions and nothing else."""
+    async def go() -> tuple:
+        db = await store_for(crawl_db.database, tmp_path).open()
+        batch = [Outcome(Completion(Request(url=f"http://h/f/{i}", host="h"), "failed", error="gone"))
+                 for i in range(3)]
+        result = await db.write(lambda tx: commit_outcomes(tx, batch, _NoFrontier()))
+        await db.close()
+        return result
+
+    assert asyncio.run(go()) == (None, 0, 0)
+    assert crawl_db.rows("SELECT COUNT(*) FROM pages") == [(0,)]
+
+
 def test_hook_rows_keep_their_order_and_verbs_in_few_statements(crawl_db, tmp_path, monkeypatch) -> None:
     """Runs of rows with the same columns share a statement: the first of two plain rows with one
     key stays, the last of two upserts wins, and rows with other columns or over one statement's
     parameters (made small here) still go in."""
     import browsercrawl.storage.db as sqlite_store
+    import browsercrawl.storage.postgres as pg_store
 
     monkeypatch.setattr(sqlite_store, "_MAX_PARAMS", 7)  # three rows of two columns per statement
+    monkeypatch.setattr(pg_store, "_PG_MAX_PARAMS", 7)
 
     rows = [{"url": f"http://h/{i}", "title": f"t{i}"} for i in range(8)]
     rows += [{"url": "http://h/1", "title": "ignored"},

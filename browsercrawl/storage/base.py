@@ -15,12 +15,14 @@ SQL handed to ``read`` and ``PageTx.execute`` is written once, SQLite style (``?
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
 
 from browsercrawl.errors import EnvironmentProblem, UserError
 
 T = TypeVar("T")
+R = TypeVar("R")
+K = TypeVar("K")
 
 # The row of ``meta`` that says browsercrawl created a database: nothing is ever written into a
 # database without it (another program's file is refused), except an empty one, which gets it.
@@ -52,6 +54,24 @@ def foreign_database_message(location: str, tables: Sequence[str]) -> str:
 
 # Python types a part may name for a column; each store maps them to its own column types.
 ColumnType = type
+
+
+def row_shape(row: dict[str, Any]) -> tuple[bool, tuple[str, ...]]:
+    """A hook row's verb (upsert or not) and columns: rows of one shape share a statement."""
+    return bool(row.get("__upsert__")), tuple(c for c in row if c != "__upsert__")
+
+
+def runs(rows: Sequence[R], shape: Callable[[R], K], most: int) -> Iterator[tuple[K, list[R]]]:
+    """Consecutive rows of the same ``shape``, at most ``most`` at a time, in their order: written
+    a run per statement, a later row still comes after an earlier one (an upsert of a key wins)."""
+    start = 0
+    while start < len(rows):
+        key = shape(rows[start])
+        end = start + 1
+        while end < len(rows) and end - start < most and shape(rows[end]) == key:
+            end += 1
+        yield key, list(rows[start:end])
+        start = end
 
 
 class PageTx(Protocol):

@@ -29,6 +29,8 @@ from browsercrawl.storage.base import (
     PageTx,
     StorageFull,
     foreign_database_message,
+    row_shape,
+    runs,
 )
 
 T = TypeVar("T")
@@ -193,21 +195,12 @@ class SqliteTx:
         )
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
-        # Runs of rows with the same columns and verb go in one statement each, in their order
-        # (a later upsert of the same key still wins).
-        start = 0
-        while start < len(rows):
-            upsert = bool(rows[start].get("__upsert__"))  # read, not popped: the caller's rows stay
-            cols = tuple(c for c in rows[start] if c != "__upsert__")
-            end = start + 1
-            limit = start + max(1, _MAX_PARAMS // max(1, len(cols)))
-            while (end < len(rows) and end < limit and bool(rows[end].get("__upsert__")) == upsert
-                   and tuple(c for c in rows[end] if c != "__upsert__") == cols):
-                end += 1
+        # Rows are read, not popped: a transaction run again gets the same rows.
+        most = max(1, _MAX_PARAMS // max((len(r) for r in rows), default=1))
+        for (upsert, cols), run in runs(rows, row_shape, most):
             verb = "INSERT OR REPLACE" if upsert else "INSERT OR IGNORE"
-            self.conn.execute(_insert_many_sql(table, cols, end - start, verb),
-                              [row[c] for row in rows[start:end] for c in cols])
-            start = end
+            self.conn.execute(_insert_many_sql(table, cols, len(run), verb),
+                              [row[c] for row in run for c in cols])
 
 
 # Parameters in one statement: SQLite's own limit is 32,766 since 3.32.

@@ -36,6 +36,8 @@ from browsercrawl.storage.base import (
     PageTx,
     foreign_database_message,
     redact,
+    row_shape,
+    runs,
 )
 from browsercrawl.storage.db import _CORE_SCHEMA, CORE_COLUMNS_ADDED, SCHEMA_VERSION
 
@@ -113,12 +115,16 @@ class PgTx:
         return self.conn.execute(pg_sql(sql), [_clean(p) for p in params])
 
     def insert_pages(self, rows: list[dict[str, Any]]) -> list[int | None]:
-        # Row by row in the order given: two workers' batches that hold the same URLs then lock
-        # them in the same order (the writer sorts them) and wait instead of deadlocking.
+        # One statement per run of rows with the same columns, its rows in the order given: two
+        # workers' batches that hold the same URLs lock them in the same order (the writer sorts
+        # them) and wait instead of deadlocking. A URL met twice keeps its first row.
         out: list[int | None] = []
-        for row in rows:
-            found = self.conn.execute(_page_insert(tuple(row)), [_clean(v) for v in row.values()]).fetchone()
-            out.append(found[0] if found else None)
+        most = max(1, _PG_MAX_PARAMS // max((len(r) for r in rows), default=1))
+        for cols, run in runs(rows, lambda r: tuple(r), most):
+            params = [_clean(v) for r in run for v in r.values()]
+            ids = {url: i for i, url in self.conn.execute(_page_insert(cols, len(run)), params)}
+            for r in run:
+                out.append(ids.pop(r["url"], None))
         return out
 
     def stored_from(self, url: str) -> str | None:
@@ -145,18 +151,29 @@ class PgTx:
                     cp.write_row((page_id, _clean(u), _clean(t), s))
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
-        for row in rows:
-            # Read, not popped: a transaction the server rolls back runs again with the same rows.
-            upsert = bool(row.get("__upsert__"))
-            cols = tuple(c for c in row if c != "__upsert__")
-            sql = self._store.insert_sql(table, cols, upsert)
-            self.conn.execute(sql, [_clean(row[c]) for c in cols])
+        # Rows are read, not popped: a transaction the server rolls back runs again with the same
+        # rows. A run of plain rows goes in one statement, in order; upserts one by one, since
+        # the same key twice in one upsert is an error in PostgreSQL (the later one must win).
+        most = max(1, _PG_MAX_PARAMS // max((len(r) for r in rows), default=1))
+        for (upsert, cols), run in runs(rows, row_shape, most):
+            if upsert:
+                sql = self._store.insert_sql(table, cols, True)
+                for row in run:
+                    self.conn.execute(sql, [_clean(row[c]) for c in cols])
+            else:
+                sql = self._store.insert_sql(table, cols, False, len(run))
+                self.conn.execute(sql, [_clean(row[c]) for row in run for c in cols])
+
+
+# Parameters in one statement: the protocol's limit is 65,535.
+_PG_MAX_PARAMS = 60_000
 
 
 @functools.lru_cache(maxsize=64)
-def _page_insert(cols: tuple[str, ...]) -> str:
-    return (f"INSERT INTO pages ({', '.join(_ident(c) for c in cols)}) "
-            f"VALUES ({', '.join('%s' for _ in cols)}) ON CONFLICT (url) DO NOTHING RETURNING id")
+def _page_insert(cols: tuple[str, ...], rows: int) -> str:
+    one = f"({', '.join('%s' for _ in cols)})"
+    return (f"INSERT INTO pages ({', '.join(_ident(c) for c in cols)}) VALUES {', '.join([one] * rows)} "
+            "ON CONFLICT (url) DO NOTHING RETURNING id, url")
 
 
 class PostgresStore:
@@ -170,7 +187,7 @@ class PostgresStore:
         self._conn: Any = None
         self._writer_locked = False  # this connection holds the one-process crawl's writer lock
         self._pks: dict[str, tuple[str, ...]] = {}
-        self._inserts: dict[tuple[str, tuple[str, ...], bool], str] = {}
+        self._inserts: dict[tuple[str, tuple[str, ...], bool, int], str] = {}
 
     @property
     def location(self) -> str:
@@ -336,13 +353,15 @@ class PostgresStore:
             self._pks[table] = pk
         return pk
 
-    def insert_sql(self, table: str, cols: tuple[str, ...], upsert: bool) -> str:
-        """INSERT ... ON CONFLICT DO NOTHING, or DO UPDATE of the given columns for an upsert."""
-        key = (table, cols, upsert)
+    def insert_sql(self, table: str, cols: tuple[str, ...], upsert: bool, rows: int = 1) -> str:
+        """INSERT ... ON CONFLICT DO NOTHING, or DO UPDATE of the given columns for an upsert
+        (one row: the same key twice in one statement is an error there)."""
+        key = (table, cols, upsert, rows)
         sql = self._inserts.get(key)
         if sql is None:
+            one = f"({', '.join('%s' for _ in cols)})"
             base = (f"INSERT INTO {_ident(table)} ({', '.join(_ident(c) for c in cols)}) "
-                    f"VALUES ({', '.join('%s' for _ in cols)}) ON CONFLICT")
+                    f"VALUES {', '.join([one] * rows)} ON CONFLICT")
             pk = self._primary_key(self._conn, table) if upsert else ()
             rest = [c for c in cols if c not in pk]
             if upsert and pk and rest:
