@@ -176,19 +176,9 @@ async def test_headless_failure_says_what_to_do(browser, tmp_path) -> None:
         assert "\n" not in msg and settings.captchas_answered == 2 and settings.captchas_accepted == 0
 
 
-async def test_a_form_the_browser_will_not_send_fails_at_once_and_says_which_field(browser, port) -> None:
-    """A required field left empty (an unreadable CAPTCHA answered with nothing, a box to tick):
-    the click sends nothing, so the login must not wait out its timeout for a page that never
-    comes, and the error names the field."""
+def _agree_form_app(posts: list):
+    """A login form with a required box to tick; every POST it receives is noted in ``posts``."""
     from aiohttp import web
-
-    from browsercrawl.config.session import LoggedInSignal
-    from browsercrawl.errors import LoginError
-    from browsercrawl.session.formlogin import form_login
-    from browsercrawl.session.login import LoginSettings
-    from tests.apps.server import serve_in_thread
-
-    posts: list[str] = []
 
     async def form(request: web.Request) -> web.Response:
         return web.Response(content_type="text/html", text=(
@@ -202,7 +192,22 @@ async def test_a_form_the_browser_will_not_send_fails_at_once_and_says_which_fie
 
     app = web.Application()
     app.add_routes([web.get("/login", form), web.post("/login", post)])
-    with serve_in_thread(app, port) as base:
+    return app
+
+
+async def test_a_form_the_browser_will_not_send_fails_at_once_and_says_which_field(browser, port) -> None:
+    """A required field left empty (an unreadable CAPTCHA answered with nothing, a box to tick):
+    the click sends nothing, so the login must not wait out its timeout for a page that never
+    comes, and the error names the field."""
+    from browsercrawl.config.session import LoggedInSignal
+    from browsercrawl.errors import LoginError
+    from browsercrawl.session.formlogin import form_login
+    from browsercrawl.session.login import LoginSettings
+    from tests.apps.server import serve_in_thread
+
+    posts: list[str] = []
+
+    with serve_in_thread(_agree_form_app(posts), port) as base:
         page = await browser.new_page()
         settings = LoginSettings(login_url=f"{base}/login", logged_in=LoggedInSignal(selector="#logout"),
                                  timeout_seconds=600)
@@ -218,24 +223,12 @@ async def test_a_recorded_flow_whose_form_the_browser_will_not_send_fails_at_onc
     """A replayed flow clicks (or presses Enter in) its own submit: a required box left unticked
     fails the login at once with the field named, as the form filler does, and nothing is sent;
     ticked, the same flow logs in."""
-    from aiohttp import web
-
     from browsercrawl.errors import LoginError
     from browsercrawl.session.flow import Flow, replay_flow
     from browsercrawl.session.login import LoginSettings
     from tests.apps.server import serve_in_thread
 
     posts: list[str] = []
-
-    async def form(request: web.Request) -> web.Response:
-        return web.Response(content_type="text/html", text=(
-            '<form method="post"><input name="user"><input type="password" name="pw">'
-            '<label><input type="checkbox" name="agree" required> I agree</label>'
-            '<button>Log in</button></form>'))
-
-    async def post(request: web.Request) -> web.Response:
-        posts.append(request.path)
-        return web.Response(content_type="text/html", text='<a id="logout" href="/logout">out</a>')
 
     def flow(base: str, tick: bool) -> Flow:
         last = ({"action": "click", "target": {"role": "button", "role_name": "Log in"}, "navigates": True}
@@ -248,9 +241,7 @@ async def test_a_recorded_flow_whose_form_the_browser_will_not_send_fails_at_onc
         return Flow.model_validate({"start_url": f"{base}/login", "steps": [*steps, last],
                                     "logged_in": {"selector": "#logout"}})
 
-    app = web.Application()
-    app.add_routes([web.get("/login", form), web.post("/login", post)])
-    with serve_in_thread(app, port) as base:
+    with serve_in_thread(_agree_form_app(posts), port) as base:
         page = await browser.new_page()
         settings = LoginSettings(login_url=f"{base}/login", logged_in=flow(base, False).logged_in,
                                  timeout_seconds=600)
