@@ -126,3 +126,24 @@ async def test_nothing_more_is_handed_out_while_the_store_is_behind() -> None:
     sched.notify({HOST})  # what a commit does
     req = await asyncio.wait_for(waiting, 30)
     assert req is not None and req.url == "http://h:1/2"
+
+
+async def test_a_buffered_request_is_handed_out_while_another_worker_waits_for_work() -> None:
+    """A worker waiting in the scheduler (here on a claim) must not make the others queue behind
+    it: once requests are buffered, every worker takes one at once, not one per loop turn."""
+    frontier = GatedFrontier(3)
+    frontier.gate.clear()
+    pol = PolitenessConfig(concurrency=8, per_host_concurrency=8, delay_seconds=0)
+    sched = Scheduler(frontier, pol, None, _no_delay, lambda: 0)  # type: ignore[arg-type]
+    first = asyncio.create_task(sched.next())  # claims, and waits for the answer
+    await asyncio.wait_for(frontier.asked.wait(), 30)
+    slot = sched.slots[HOST]
+    slot.buffer.extend(Request(url=f"http://h:1/b{i}", host=HOST, id=100 + i) for i in range(5))
+    others = [asyncio.ensure_future(sched.next()) for _ in range(5)]
+    await asyncio.sleep(0)  # one turn of the loop
+    assert all(t.done() for t in others)
+    assert sorted(t.result().url for t in others) == [f"http://h:1/b{i}" for i in range(5)]
+    assert sched.active == 5 and slot.active == 5
+    frontier.gate.set()
+    req = await asyncio.wait_for(first, 30)
+    assert req is not None and req.url == "http://h:1/0"

@@ -284,8 +284,34 @@ class Scheduler:
         return future
 
     async def next(self) -> Request | None:
+        # A request ready now is handed out without the lock. Through the lock each hand-over
+        # costs an event-loop iteration (the waiter's future is woken on the next one), so once a
+        # few workers queue behind one that sleeps in ``_next``, every worker that finishes joins
+        # the queue: at the start of a fast crawl five of eight workers stood at the lock for a
+        # quarter of a second with a hundred requests buffered.
+        req = self._ready()
+        if req is not None:
+            return req
         async with self._lock:
             return await self._next()
+
+    def _ready(self) -> Request | None:
+        """A request that may start now, if one is buffered and nothing holds dispatch back."""
+        if (self._stopped or self._claim_error is not None
+                or (self.budget is not None and self.budget <= 0)
+                or self._pending_writes() >= self.max_unwritten):
+            return None
+        now = time.time()
+        req, _ = self._pick(now)
+        if req is not None:
+            self._hand_out(req, now)
+        return req
+
+    def _hand_out(self, req: Request, now: float) -> None:
+        if self.budget is not None:
+            self.budget -= 1
+        self.active += 1
+        self._top_up(self.slots[req.host], now)
 
     async def _next(self) -> Request | None:
         discovered = False
@@ -309,10 +335,7 @@ class Scheduler:
             now = time.time()
             req, earliest = self._pick(now)
             if req is not None:
-                if self.budget is not None:
-                    self.budget -= 1
-                self.active += 1
-                self._top_up(self.slots[req.host], now)
+                self._hand_out(req, now)
                 return req
             if self._claims:  # a top-up is on its way: wait for it rather than claim beside it
                 await asyncio.wait(set(self._claims))
