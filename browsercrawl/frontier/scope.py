@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from browsercrawl.config import ScopeConfig
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_MAX_VERDICTS = 16384
 
 
 def _registered_domain(host: str) -> str:
@@ -59,6 +60,9 @@ class Scope:
         self._deny = [re.compile(p) for p in config.deny]
         self._networks = [ipaddress.ip_network(r, strict=False) for r in config.ip_ranges]
         self._addresses: dict[str, str | None] = {}  # host -> why its address is refused (None: fine)
+        # URL -> the host, allow and deny rules' verdict. A page's links repeat from page to page
+        # (menus, related items) and the regexes cost a few microseconds a link; emptied when full.
+        self._verdicts: dict[str, bool] = {}
 
     def seed_origin_prefixes(self) -> list[str]:
         """The seeds' origins as canonical URL prefixes (``http://host:8080/``), sorted.
@@ -92,6 +96,15 @@ class Scope:
         """May a link to ``url`` found at ``depth`` be followed?"""
         if self.config.max_depth is not None and depth > self.config.max_depth:
             return False
+        verdict = self._verdicts.get(url)
+        if verdict is None:
+            verdict = self._rules_allow(url)
+            if len(self._verdicts) >= _MAX_VERDICTS:
+                self._verdicts.clear()
+            self._verdicts[url] = verdict
+        return verdict
+
+    def _rules_allow(self, url: str) -> bool:
         if not self.host_allows(url):
             return False
         if self._allow and not any(p.search(url) for p in self._allow):

@@ -61,8 +61,11 @@ def _value_shape(value: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)  # a page's URL is the parent of all its links
+@functools.lru_cache(maxsize=8192)
 def url_shape(url: str) -> str:
-    """The family a URL belongs to: ``host/calendar?month=#-#`` for every month of a calendar."""
+    """The family a URL belongs to: ``host/calendar?month=#-#`` for every month of a calendar.
+
+    Cached: every new link is compared with its parent's shape, the same parent's each time."""
     parts = urlsplit(url)
     path = "/".join(_value_shape(seg) for seg in parts.path.split("/"))
     query = "&".join(f"{k}={_value_shape(v)}"
@@ -73,6 +76,8 @@ def url_shape(url: str) -> str:
 @functools.lru_cache(maxsize=8192)  # every link of every page passes here; most repeat
 def strip_session_ids(url: str) -> str:
     """The URL without session-id path parameters and query parameters (see module docstring)."""
+    if ";" not in url and "?" not in url:  # neither a path parameter nor a query: most links
+        return url
     cleaned = _PATH_SESSION.sub("", url)
     query = urlsplit(cleaned).query
     if not query:
