@@ -149,5 +149,5 @@ def parse_page(html: str | bytes, base_url: str, *, judge_scripts: bool = True) 
         if not absolute.startswith(("http://", "https://")) or absolute in seen:
             continue
         seen.add(absolute)
-        links.append((absolute, _collapse("".join(a.itertext()))[:200]))
+        links.append((absolute, _collapse(_TEXT(a))[:200]))
     return ParsedPage(title, text, links, scripted)

@@ -23,7 +23,7 @@ import asyncio
 import contextvars
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 
 class Turn:
@@ -79,12 +79,25 @@ current_pacer: contextvars.ContextVar[HostPacer | None] = contextvars.ContextVar
     "current_pacer", default=None)
 
 
-@asynccontextmanager
-async def paced() -> AsyncIterator[Turn]:
+class _NoWait:
+    """The turn of a request nothing paces: a plain object, as every request of a crawl without a
+    delay passes through it (two generator-based context managers were 3% of an HTTP page's CPU)."""
+
+    _turn = Turn(None)
+
+    async def __aenter__(self) -> Turn:
+        return self._turn
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_WAIT = _NoWait()
+
+
+def paced() -> AbstractAsyncContextManager[Turn]:
     """The current request's turn at its host (no waiting outside a crawl or without a delay)."""
     pacer = current_pacer.get()
-    if pacer is None:
-        yield Turn(None)
-        return
-    async with pacer.turn() as turn:
-        yield turn
+    if pacer is None or pacer.delay <= 0:
+        return _NO_WAIT
+    return pacer.turn()
