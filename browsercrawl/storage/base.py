@@ -61,6 +61,13 @@ def row_shape(row: dict[str, Any]) -> tuple[bool, tuple[str, ...]]:
     return bool(row.get("__upsert__")), tuple(c for c in row if c != "__upsert__")
 
 
+def values_clause(mark: str, columns: int, rows: int) -> str:
+    """``VALUES (?, ?), (?, ?)``: ``rows`` rows of ``columns`` placeholders (``mark``: the driver's,
+    ``?`` for sqlite3, ``%s`` for psycopg), for a multi-row INSERT."""
+    one = f"({', '.join([mark] * columns)})"
+    return f"VALUES {', '.join([one] * rows)}"
+
+
 def runs(rows: Sequence[R], shape: Callable[[R], K], most: int) -> Iterator[tuple[K, list[R]]]:
     """Consecutive rows of the same ``shape``, at most ``most`` at a time, in their order: written
     a run per statement, a later row still comes after an earlier one (an upsert of a key wins)."""

@@ -31,6 +31,7 @@ from browsercrawl.storage.base import (
     foreign_database_message,
     row_shape,
     runs,
+    values_clause,
 )
 
 T = TypeVar("T")
@@ -211,9 +212,8 @@ _MAX_PARAMS = 30_000
 
 @functools.lru_cache(maxsize=256)
 def _insert_many_sql(table: str, cols: tuple[str, ...], rows: int, verb: str = "INSERT OR IGNORE") -> str:
-    one = f"({', '.join('?' for _ in cols)})"
-    return (f"{verb} INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
-            f"VALUES {', '.join([one] * rows)}")
+    names = ", ".join(f"[{c}]" for c in cols)
+    return f"{verb} INTO [{table}] ({names}) {values_clause('?', len(cols), rows)}"
 
 
 class CrawlDatabase:

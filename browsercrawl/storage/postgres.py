@@ -38,6 +38,7 @@ from browsercrawl.storage.base import (
     redact,
     row_shape,
     runs,
+    values_clause,
 )
 from browsercrawl.storage.db import _CORE_SCHEMA, CORE_COLUMNS_ADDED, SCHEMA_VERSION
 
@@ -171,8 +172,8 @@ _PG_MAX_PARAMS = 60_000
 
 @functools.lru_cache(maxsize=64)
 def _page_insert(cols: tuple[str, ...], rows: int) -> str:
-    one = f"({', '.join('%s' for _ in cols)})"
-    return (f"INSERT INTO pages ({', '.join(_ident(c) for c in cols)}) VALUES {', '.join([one] * rows)} "
+    names = ", ".join(_ident(c) for c in cols)
+    return (f"INSERT INTO pages ({names}) {values_clause('%s', len(cols), rows)} "
             "ON CONFLICT (url) DO NOTHING RETURNING id, url")
 
 
@@ -359,9 +360,8 @@ class PostgresStore:
         key = (table, cols, upsert, rows)
         sql = self._inserts.get(key)
         if sql is None:
-            one = f"({', '.join('%s' for _ in cols)})"
             base = (f"INSERT INTO {_ident(table)} ({', '.join(_ident(c) for c in cols)}) "
-                    f"VALUES {', '.join([one] * rows)} ON CONFLICT")
+                    f"{values_clause('%s', len(cols), rows)} ON CONFLICT")
             pk = self._primary_key(self._conn, table) if upsert else ()
             rest = [c for c in cols if c not in pk]
             if upsert and pk and rest:
