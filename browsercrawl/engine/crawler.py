@@ -172,7 +172,7 @@ class Crawler:
             if store.kind != "sqlite":
                 raise UserError(f"--fresh deletes a SQLite file; {store.location} is a server: "
                                 "drop its tables (or use a new database) instead")
-            check_ours(self.job.database_path)  # never delete another program's file
+            # ``run`` checked the file is ours (never delete another program's) before the lock.
             remove_database(self.job.database_path)
         started = time.monotonic()
         db = await store.open()
