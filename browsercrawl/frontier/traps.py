@@ -61,11 +61,8 @@ def _value_shape(value: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)  # a page's URL is the parent of all its links
-@functools.lru_cache(maxsize=8192)
 def url_shape(url: str) -> str:
-    """The family a URL belongs to: ``host/calendar?month=#-#`` for every month of a calendar.
-
-    Cached: every new link is compared with its parent's shape, the same parent's each time."""
+    """The family a URL belongs to: ``host/calendar?month=#-#`` for every month of a calendar."""
     parts = urlsplit(url)
     path = "/".join(_value_shape(seg) for seg in parts.path.split("/"))
     query = "&".join(f"{k}={_value_shape(v)}"
