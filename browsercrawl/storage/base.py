@@ -15,13 +15,13 @@ SQL handed to ``read`` and ``PageTx.execute`` is written once, SQLite style (``?
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Sized
 from typing import Any, Protocol, TypeVar
 
 from browsercrawl.errors import EnvironmentProblem, UserError
 
 T = TypeVar("T")
-R = TypeVar("R")
+R = TypeVar("R", bound=Sized)
 K = TypeVar("K")
 
 # The row of ``meta`` that says browsercrawl created a database: nothing is ever written into a
@@ -68,9 +68,11 @@ def values_clause(mark: str, columns: int, rows: int) -> str:
     return f"VALUES {', '.join([one] * rows)}"
 
 
-def runs(rows: Sequence[R], shape: Callable[[R], K], most: int) -> Iterator[tuple[K, list[R]]]:
-    """Consecutive rows of the same ``shape``, at most ``most`` at a time, in their order: written
-    a run per statement, a later row still comes after an earlier one (an upsert of a key wins)."""
+def runs(rows: Sequence[R], shape: Callable[[R], K], max_params: int) -> Iterator[tuple[K, list[R]]]:
+    """Consecutive rows of the same ``shape``, in their order, as many at a time as ``max_params``
+    statement parameters hold for the widest row: written a run per statement, a later row still
+    comes after an earlier one (an upsert of a key wins)."""
+    most = max(1, max_params // max((len(r) for r in rows), default=1))
     start = 0
     while start < len(rows):
         key = shape(rows[start])

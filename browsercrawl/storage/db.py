@@ -199,8 +199,7 @@ class SqliteTx:
 
     def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         # Rows are read, not popped: a transaction run again gets the same rows.
-        most = max(1, _MAX_PARAMS // max((len(r) for r in rows), default=1))
-        for (upsert, cols), run in runs(rows, row_shape, most):
+        for (upsert, cols), run in runs(rows, row_shape, _MAX_PARAMS):
             verb = "INSERT OR REPLACE" if upsert else "INSERT OR IGNORE"
             self.conn.execute(_insert_many_sql(table, cols, len(run), verb),
                               [row[c] for row in run for c in cols])

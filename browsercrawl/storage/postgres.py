@@ -120,8 +120,7 @@ class PgTx:
         # workers' batches that hold the same URLs lock them in the same order (the writer sorts
         # them) and wait instead of deadlocking. A URL met twice keeps its first row.
         out: list[int | None] = []
-        most = max(1, _PG_MAX_PARAMS // max((len(r) for r in rows), default=1))
-        for cols, run in runs(rows, lambda r: tuple(r), most):
+        for cols, run in runs(rows, lambda r: tuple(r), _PG_MAX_PARAMS):
             params = [_clean(v) for r in run for v in r.values()]
             ids = {url: i for i, url in self.conn.execute(_page_insert(cols, len(run)), params)}
             for r in run:
@@ -155,8 +154,7 @@ class PgTx:
         # Rows are read, not popped: a transaction the server rolls back runs again with the same
         # rows. A run of plain rows goes in one statement, in order; upserts one by one, since
         # the same key twice in one upsert is an error in PostgreSQL (the later one must win).
-        most = max(1, _PG_MAX_PARAMS // max((len(r) for r in rows), default=1))
-        for (upsert, cols), run in runs(rows, row_shape, most):
+        for (upsert, cols), run in runs(rows, row_shape, _PG_MAX_PARAMS):
             if upsert:
                 sql = self._store.insert_sql(table, cols, True)
                 for row in run:
