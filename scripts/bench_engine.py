@@ -65,6 +65,9 @@ AUTO_JS = "browsercrawl-auto-js"
 NO_STOP = "browsercrawl-no-stop"
 AUTO_JSX = "browsercrawl-auto-jsx"
 BROWSER_JSX = "browsercrawl-jsx"
+# The plain-HTML rows' fewest items: the aiohttp loop does 3,000-4,000 pages/s here, so a
+# 900-page site gave it a 0.2-0.3 s window whose rounds differed by a factor of two.
+MIN_HTML_PAGES = 3000
 
 
 def toml_value(v: object) -> str:
@@ -409,16 +412,18 @@ def ratios(rows: list[Row], mem_sizes: tuple[int, int]) -> list[str]:
             f"{'MET' if ratio >= 5 and same.startswith('yes') else 'NOT MET'}"
         )
     if p := both(AUTO_JSX, BROWSER_JSX):
-        ratio = p[0].pages_per_s / p[1].pages_per_s
+        window = p[0].pages_per_s / p[1].pages_per_s
         right = p[0].items_ok == p[0].size
-        # The crawl window starts at the first request: the browser row launched Chromium before
-        # it, auto launches it inside (after its first HTTP fetch). The whole run (process start to
-        # exit) holds one launch in both.
+        # Judged over the whole run (process start to exit), where both rows hold one Chromium
+        # launch. The crawl window starts at the server's first request: the browser row launched
+        # Chromium before it, auto launches it inside (after the HTTP fetch that shows the page
+        # needs rendering), so the window charges auto alone for a launch both pay.
         whole = p[1].wall_s / p[0].wall_s if p[0].wall_s else 0.0
         out.append(
-            f"JS site, JSON URLs not derived from the page: auto / browser pages/s = {ratio:.2f}x "
-            f"(target >= 0.95, every item right): {'MET' if ratio >= 0.95 and right else 'NOT MET'}; "
-            f"over the whole run, launch included in both: {whole:.2f}x"
+            f"JS site, JSON URLs not derived from the page: auto / browser over the whole run = "
+            f"{whole:.2f}x (target >= 0.95, every item right): "
+            f"{'MET' if whole >= 0.95 and right else 'NOT MET'}; pages/s over the crawl window, "
+            f"where only auto's launch falls: {window:.2f}x"
         )
     if p := both("browsercrawl", "scrapy-playwright"):
         out.append(
@@ -470,8 +475,9 @@ def main() -> int:
     ap.add_argument("--html-rounds", type=int, default=3,
                     help="rounds of the plain-HTML rows (default 3: they take seconds and vary most)")
     ap.add_argument("--html-pages", type=int, default=None,
-                    help="items of the plain-HTML site (default 3x --pages: an HTTP crawl of 300 pages "
-                         "lasts a fraction of a second, too short a window to measure)")
+                    help=f"items of the plain-HTML site (default 3x --pages, at least {MIN_HTML_PAGES}: "
+                         "an HTTP crawl of 900 pages lasts a fifth of a second for the aiohttp loop, "
+                         "too short a window to measure)")
     ap.add_argument("--mem-sizes", default=None, help="two site sizes for the memory check (1000,5000)")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON")
     ap.add_argument("--keep", action="store_true", help="keep each run's database/storage")
@@ -497,7 +503,7 @@ def main() -> int:
         mem_sizes = (a, b)
     else:
         mem_sizes = (300, 1500) if args.quick else (1000, 5000)
-    configs = plan(pages, mem_sizes, args.html_pages or 3 * pages)
+    configs = plan(pages, mem_sizes, args.html_pages or max(3 * pages, MIN_HTML_PAGES))
     if args.only:
         rest = args.only
         wanted = set()
