@@ -37,6 +37,9 @@ def post_json(p: StatusPost) -> dict[str, Any]:
             "time": iso(p.time), "text": p.text}
 
 
+LATEST_ON_CARD = 3  # threads a board card lists
+
+
 def thread_json(t: Thread) -> dict[str, Any]:
     return {"id": t.id, "url": t.path, "title": t.title, "author": t.author,
             "author_url": f"/u/{t.author}", "board": t.board_id, "posted": iso(t.posted),
@@ -87,6 +90,21 @@ async def api_feed(request: web.Request) -> web.Response:
     return web.json_response({
         "total": len(posts), "items": [post_json(p) for p in chunk],
         "next_cursor": encode_cursor(chunk[-1]) if more and chunk else None,
+    })
+
+
+@routes.get("/api/board/{board_id:\\d+}")
+async def api_board(request: web.Request) -> web.Response:
+    """A board's card: name, description, thread count and its three newest threads."""
+    c = shared.state(request).content
+    board_id = int(request.match_info["board_id"])
+    if not 1 <= board_id <= len(c.boards):
+        return _error(404, f"no board {board_id}")
+    board, threads = c.boards[board_id - 1], c.board_threads[board_id]
+    return web.json_response({
+        "id": board.id, "name": board.name, "description": board.description, "url": board.path,
+        "threads": len(threads),
+        "latest": [{"title": t.title, "url": t.path} for t in threads[:LATEST_ON_CARD]],
     })
 
 

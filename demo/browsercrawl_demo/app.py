@@ -28,6 +28,8 @@ URLs (``L`` = login required: logged out, HTML pages 302 to ``/login?next=<path?
   L /boards                     all 20 boards (plain links)
   L /board/<id>?page=N          thread list rendered from /api/board/<id>/threads?page=N with
                                 infinite scroll; plain <a rel=next href="?page=N+1"> links too
+  L /boards/cards               a link to every board's card (linked from no other page)
+  L /board/<id>/card            client-rendered from /api/board/<id> (the API shortcut's demo)
   L /t/<id>-<slug>              TARGET page: thread; wrong/missing slug -> 301 canonical
   L /files/<thread id>/<name>   attachment (body really has data-size bytes)
   L /u/<name>, /u/<name>/       profile (same page; canonical /u/<name>); tabs load from the API
@@ -40,6 +42,7 @@ URLs (``L`` = login required: logged out, HTML pages 302 to ``/login?next=<path?
   L /archive/<year>/<month>     trap: always links to the next month, forever
   L POST /account/delete        ``button.danger`` (form with csrf_token): marks the account deleted
   L /api/feed?cursor=C          {total, items, next_cursor}; 20 per page, cursor null at the end
+  L /api/board/<id>                           {id, name, description, url, threads, latest}
   L /api/board/<id>/threads?page=N            {board, page, pages, total, next_page, items}
   L /api/thread/<id>/comments?offset=N        {thread, offset, total, next_offset, items}; 10
   L /api/user/<name>/(posts|following|followers)?page=N   {member, kind, page, pages, ...}; 20

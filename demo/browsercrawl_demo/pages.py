@@ -226,6 +226,21 @@ def boards_page(boards: list[Board], counts: dict[int, int], user: str, csrf: st
                   user=user, csrf=csrf, kind="boards")
 
 
+def board_cards_page(boards: list[Board], user: str, csrf: str) -> str:
+    """``/boards/cards``: a link to every board's card. No other page links here, so only a crawl
+    seeded with it reaches the cards (the other crawls' figures do not move)."""
+    items = "".join(f'<li><a class="card-link" href="{b.path}/card">{e(b.name)}</a></li>' for b in boards)
+    return layout("Board cards", f'<h1>Board cards</h1><ul id="cards">{items}</ul>',
+                  user=user, csrf=csrf, kind="cards")
+
+
+def board_card_page(board: Board, user: str, csrf: str) -> str:
+    """``/board/<id>/card``: a shell that site.js fills from ``/api/board/<id>`` (name, description,
+    thread count and the latest threads): the shape of page the API shortcut builds from its JSON."""
+    body = f'<article id="board-card" class="board-card" data-board="{board.id}"></article>'
+    return layout("Board card", body, user=user, csrf=csrf, kind="card")
+
+
 def board_page(board: Board, page: int, pages: int, total: int, user: str, csrf: str) -> str:
     body = (
         f'<h1 class="board-name">{e(board.name)}</h1><p class="board-desc">'

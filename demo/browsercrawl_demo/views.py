@@ -72,6 +72,20 @@ async def board(request: web.Request) -> web.Response:
                                   *_ctx(request)))
 
 
+@routes.get("/boards/cards")
+async def board_cards(request: web.Request) -> web.Response:
+    return _html(pages.board_cards_page(shared.state(request).content.boards, *_ctx(request)))
+
+
+@routes.get("/board/{board_id:\\d+}/card")
+async def board_card(request: web.Request) -> web.Response:
+    c = shared.state(request).content
+    board_id = int(request.match_info["board_id"])
+    if not 1 <= board_id <= len(c.boards):
+        return not_found(request, f"There is no board {board_id}.")
+    return _html(pages.board_card_page(c.boards[board_id - 1], *_ctx(request)))
+
+
 @routes.get("/t/{thread_id:\\d+}{rest:(-[^/]*)?}")
 async def thread(request: web.Request) -> web.Response:
     state = shared.state(request)

@@ -122,6 +122,20 @@
       }, threadItem);
   }
 
+  async function initBoardCard() {
+    const card = document.getElementById("board-card");
+    if (!card) return;
+    const d = await request("/api/board/" + card.dataset.board);
+    const latest = el("ul", {class: "card-latest"});
+    for (const t of d.latest) latest.append(el("li", {}, el("a", {class: "thread-link", href: t.url, text: t.title})));
+    card.append(
+      el("h1", {class: "board-name"}, el("a", {href: d.url, text: d.name})),
+      el("p", {class: "board-desc", text: d.description}),
+      el("p", {class: "board-total", text: d.threads + " threads"}),
+      el("h2", {text: "Latest threads"}),
+      latest);
+  }
+
   function initComments() {
     const button = document.querySelector("button.load-more");
     const list = document.getElementById("comments");
@@ -256,6 +270,7 @@
     initMembers();
     initFeed();
     initBoard();
+    initBoardCard();
     initComments();
     initTabs();
     initButtons();
