@@ -70,6 +70,11 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     sf = report["search_forms"]
     assert sf["search_only_by_links"] == 0 and sf["search_only_found"] > 0
     assert "search-only threads found" in res.stdout
+    # Board cards in auto mode: most built from their JSON without the browser, every one right.
+    sc = report["api_shortcut"]
+    assert sc["failed"] == 0 and sc["cards_right"] == sc["cards"] > 0, sc
+    assert sc["cards_built"] > 0 and sc["cards_built_right"] == sc["cards_built"], sc
+    assert "board cards (auto mode)" in res.stdout
     # More pages like three examples across five other sites, in half their pages.
     fo = report["focus"]
     assert fo["targets_found"] >= max(0.6 * fo["targets_existing"], 1.5 * fo["bfs_targets_found"])

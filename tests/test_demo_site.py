@@ -641,6 +641,63 @@ async def test_browser_board_infinite_scroll(browser, site: DemoSite, truth) -> 
     await context.close()
 
 
+async def test_board_cards_are_reached_only_from_their_index(site: DemoSite, logged_in) -> None:
+    c = site.state.content
+    index = await get_doc(logged_in, site.url + "/boards/cards")
+    assert [a.get("href") for a in index.cssselect("a.card-link")] == [f"{b.path}/card" for b in c.boards]
+    # No other page links the cards: the other crawls of the demo never reach them.
+    for path in ("/boards", "/feed", c.boards[0].path):
+        page = await get_doc(logged_in, site.url + path)
+        assert not [a for a in page.iter("a") if "card" in (a.get("href") or "")], path
+    shell = await get_doc(logged_in, site.url + "/board/2/card")
+    assert shell.cssselect("#board-card")[0].get("data-board") == "2"
+    assert c.boards[1].description not in shell.text_content()  # the script writes it
+    async with logged_in.get(site.url + "/api/board/2") as r:
+        data = await r.json()
+    threads = c.board_threads[2]
+    assert data == {"id": 2, "name": c.boards[1].name, "description": c.boards[1].description,
+                    "url": "/board/2", "threads": len(threads),
+                    "latest": [{"title": t.title, "url": t.path} for t in threads[:3]]}
+    for bad in ("/board/0/card", f"/board/{len(c.boards) + 1}/card", "/api/board/999"):
+        async with logged_in.get(site.url + bad) as r:
+            assert r.status == 404, bad
+
+
+@pytest.mark.browser
+async def test_browser_board_card_is_filled_from_its_json(browser, site: DemoSite) -> None:
+    board = site.state.content.boards[2]
+    threads = site.state.content.board_threads[board.id]
+    context, page = await browser_login(browser, site, member(site, 47), f"{board.path}/card")
+    await page.wait_for_selector("#board-card ul.card-latest")
+    assert await page.text_content("#board-card .board-desc") == board.description
+    assert await page.text_content("#board-card .board-total") == f"{len(threads)} threads"
+    links = await page.eval_on_selector_all("#board-card a", "els => els.map(a => a.getAttribute('href'))")
+    assert links == [board.path, *(t.path for t in threads[:3])]
+    await context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_demo_card_crawl_builds_cards_from_their_json_and_scores_them(tmp_path, monkeypatch) -> None:
+    """The demo's API-shortcut crawl: most cards built from JSON, every card (built or rendered)
+    holding its board's texts and links."""
+    from browsercrawl_demo.shortcut_demo import report_rows, run_api_shortcut
+
+    with demo_site_in_thread(DemoConfig(seed=SEED, port=0, members=20, require_captcha=False)) as small:
+        name = small.state.content.members[0].name
+        monkeypatch.setenv("DEMO_CARD_PASSWORD", password_for(name, SEED))
+        session = {"method": "form", "login_url": f"{small.url}/login", "logged_in": {"selector": "#logout"},
+                   "accounts": [{"username": name, "password_env": "DEMO_CARD_PASSWORD"}]}
+        report = run_api_shortcut(tmp_path, small.url, small.state.content, session, lambda _: None)
+    cards = len(small.state.content.boards)
+    assert report["failed"] == 0 and report["cards_stored"] == cards
+    assert report["cards_right"] == cards and report["cards_built_right"] == report["cards_built"]
+    assert report["cards_built"] >= cards // 2, report
+    rows = dict(report_rows({"api_shortcut": report}))
+    right = rows["board cards right (text and links), of them built from JSON"]
+    assert right.startswith(f"{cards} / {cards}"), right
+
+
 @pytest.mark.browser
 async def test_browser_thread_load_more(browser, site: DemoSite, truth) -> None:
     t = max(truth["threads.json"], key=lambda t: len(t["comments"]))

@@ -10,6 +10,7 @@ from rich.table import Table
 from browsercrawl_demo.focus_demo import report_rows as focus_rows
 from browsercrawl_demo.search_demo import report_rows as search_rows
 from browsercrawl_demo.search_forms_demo import report_rows as search_forms_rows
+from browsercrawl_demo.shortcut_demo import report_rows as shortcut_rows
 from browsercrawl_demo.traps_demo import report_rows as trap_rows
 
 
@@ -48,6 +49,8 @@ def print_report(report: dict[str, Any]) -> None:
         )
         table.add_row(f"{name}: login pages stored (must be 0)", str(part.get("login_pages_stored")))
     for row in search_forms_rows(report):
+        table.add_row(*row)
+    for row in shortcut_rows(report):
         table.add_row(*row)
     for row in focus_rows(report):
         table.add_row(*row)

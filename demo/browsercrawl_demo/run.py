@@ -37,6 +37,7 @@ from browsercrawl_demo.expected import login_pages_stored, pick_samples, score_r
 from browsercrawl_demo.focus_demo import run_focus
 from browsercrawl_demo.search_demo import search_scores
 from browsercrawl_demo.search_forms_demo import run_search_forms
+from browsercrawl_demo.shortcut_demo import run_api_shortcut
 from browsercrawl_demo.traps_demo import run_archive_trap
 from browsercrawl_demo.truth import build_truth
 
@@ -299,6 +300,8 @@ def run_demo(
         report["discover"] = _discover_and_crawl(out, site, truth, _session_section(site, user, model), echo)
         report["search_forms"] = run_search_forms(out, site.url, truth, _session_section(site, user, model),
                                                   out / "community.profile.json", echo)
+        report["api_shortcut"] = run_api_shortcut(out, site.url, site.state.content,
+                                                  _session_section(site, user, model), echo)
         report["archive_trap"] = run_archive_trap(out, site.url, truth, _session_section(site, user, model),
                                                   echo)
         report["site_mutations"] = len(site.state.mutations)
