@@ -96,11 +96,10 @@ async def api_feed(request: web.Request) -> web.Response:
 @routes.get("/api/board/{board_id:\\d+}")
 async def api_board(request: web.Request) -> web.Response:
     """A board's card: name, description, thread count and its three newest threads."""
-    c = shared.state(request).content
-    board_id = int(request.match_info["board_id"])
-    if not 1 <= board_id <= len(c.boards):
-        return _error(404, f"no board {board_id}")
-    board, threads = c.boards[board_id - 1], c.board_threads[board_id]
+    board = shared.board_of(request)
+    if board is None:
+        return _error(404, f"no board {request.match_info['board_id']}")
+    threads = shared.state(request).content.board_threads[board.id]
     return web.json_response({
         "id": board.id, "name": board.name, "description": board.description, "url": board.path,
         "threads": len(threads),

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
+from browsercrawl.assemble import build_crawler
+from browsercrawl.config import load_job
+from browsercrawl.engine.options import CrawlOptions
+from browsercrawl.engine.summary import CrawlSummary
 from browsercrawl_demo.expected import pick_samples
 
 # Everything the ajax part can do, on the demo's pages: infinite scroll on boards and the feed,
@@ -63,3 +71,13 @@ profile = "demo.profile.json"
 """
     )
     return job
+
+
+def crawl_fresh(out: Path, name: str, job: dict[str, Any]) -> tuple[CrawlSummary, float]:
+    """Write ``job`` to ``out/<name>.toml`` (a user can run it again) and crawl it from scratch:
+    the crawl's summary and the seconds it took."""
+    path = out / f"{name}.toml"
+    path.write_text(tomli_w.dumps(job))
+    t0 = time.monotonic()
+    summary = asyncio.run(build_crawler(load_job(path), CrawlOptions(quiet=True, fresh=True)).run())
+    return summary, round(time.monotonic() - t0, 1)

@@ -10,18 +10,12 @@ records (when it exists). The score is the search-only threads of the truth dump
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
-from browsercrawl.assemble import build_crawler
-from browsercrawl.config import load_job
-from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.frontier.urls import canonical_url
+from browsercrawl_demo.jobs import crawl_fresh
 
 SEARCH_FORMS: dict[str, Any] = {
     "max_queries_per_site": 150,
@@ -80,12 +74,9 @@ def run_search_forms(out: Path, site_url: str, truth: dict, session: dict[str, A
     }
     if profile is not None and profile.is_file():
         job["induction"] = {"profile": profile.name, "supervised": False}
-    path = out / f"{name}.toml"
-    path.write_text(tomli_w.dumps(job))
     echo("demo: querying the site's search forms for what no link reaches")
-    t0 = time.monotonic()
-    summary = asyncio.run(build_crawler(load_job(path), CrawlOptions(quiet=True, fresh=True)).run())
-    report = {"pages": summary.pages_total, "seconds": round(time.monotonic() - t0, 1),
+    summary, seconds = crawl_fresh(out, name, job)
+    report = {"pages": summary.pages_total, "seconds": seconds,
               "failed": summary.failed, **coverage(out / f"{name}.db", site_url, truth),
               # auto mode: which URL shapes were built from their JSON instead of rendered
               "api_shortcut": summary.api_shortcut}

@@ -7,7 +7,7 @@ from typing import Any
 from aiohttp import web
 
 from browsercrawl_demo.auth import Session
-from browsercrawl_demo.content import Member, iso
+from browsercrawl_demo.content import Board, Member, iso
 from browsercrawl_demo.state import DemoState
 
 STATE = web.AppKey("demo_state", DemoState)
@@ -31,6 +31,13 @@ def user(request: web.Request) -> str:
     s = request[SESSION]
     assert s is not None and s.user is not None
     return s.user
+
+
+def board_of(request: web.Request) -> Board | None:
+    """The board a ``{board_id}`` route names, or None when there is no such board."""
+    boards = state(request).content.boards
+    board_id = int(request.match_info["board_id"])
+    return boards[board_id - 1] if 1 <= board_id <= len(boards) else None
 
 
 def member_json(m: Member) -> dict[str, Any]:

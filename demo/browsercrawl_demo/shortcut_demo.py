@@ -10,18 +10,12 @@ links against what the site holds: a card built from its JSON must read exactly 
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
-from browsercrawl.assemble import build_crawler
-from browsercrawl.config import load_job
-from browsercrawl.engine.options import CrawlOptions
 from browsercrawl.frontier.urls import canonical_url
+from browsercrawl_demo.jobs import crawl_fresh
 
 
 def expected_cards(content: Any) -> dict[str, dict[str, Any]]:
@@ -75,12 +69,9 @@ def run_api_shortcut(out: Path, site_url: str, content: Any, session: dict[str, 
         "output": {"database": "cards.db", "store_html": False},
         "session": session,
     }
-    path = out / "cards.toml"
-    path.write_text(tomli_w.dumps(job))
     echo("demo: board cards in auto mode (the API shortcut builds pages from their JSON)")
-    t0 = time.monotonic()
-    summary = asyncio.run(build_crawler(load_job(path), CrawlOptions(quiet=True, fresh=True)).run())
-    return {"pages": summary.pages_total, "seconds": round(time.monotonic() - t0, 1),
+    summary, seconds = crawl_fresh(out, "cards", job)
+    return {"pages": summary.pages_total, "seconds": seconds,
             "failed": summary.failed, "api_shortcut": summary.api_shortcut,
             **score(out / "cards.db", site_url, expected_cards(content))}
 

@@ -7,18 +7,12 @@ stored, and the endless empty months beyond must be cut (``docs/traps.md``).
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import tomli_w
-
-from browsercrawl.assemble import build_crawler
-from browsercrawl.config import load_job
-from browsercrawl.engine.options import CrawlOptions
+from browsercrawl_demo.jobs import crawl_fresh
 from browsercrawl_demo.pages import FIRST_ARCHIVE, month_path
 
 
@@ -35,17 +29,14 @@ def run_archive_trap(out: Path, site_url: str, truth: dict, session: dict[str, A
         "output": {"database": "archive.db", "store_html": False},
         "session": session,
     }
-    path = out / "archive.toml"
-    path.write_text(tomli_w.dumps(job))
     echo("demo: crawling the archive, which links to the next month forever (default trap limits)")
-    t0 = time.monotonic()
-    summary = asyncio.run(build_crawler(load_job(path), CrawlOptions(quiet=True, fresh=True)).run())
+    summary, seconds = crawl_fresh(out, "archive", job)
     with sqlite3.connect(out / "archive.db") as conn:
         stored = {urlsplit(u).path for (u,) in conn.execute("SELECT url FROM pages")}
     with_threads = set(truth["targets.json"]["archive"])
     return {
         "pages": summary.pages_total,
-        "seconds": round(time.monotonic() - t0, 1),
+        "seconds": seconds,
         "finished": summary.queued_left == 0 and not summary.interrupted,
         "failed": summary.failed,
         "months_with_threads_found": len(with_threads & stored),

@@ -60,16 +60,14 @@ async def boards(request: web.Request) -> web.Response:
 
 @routes.get("/board/{board_id:\\d+}")
 async def board(request: web.Request) -> web.Response:
-    c = shared.state(request).content
-    board_id = int(request.match_info["board_id"])
-    if not 1 <= board_id <= len(c.boards):
-        return not_found(request, f"There is no board {board_id}.")
-    threads = c.board_threads[board_id]
+    board = shared.board_of(request)
+    if board is None:
+        return not_found(request, f"There is no board {request.match_info['board_id']}.")
+    threads = shared.state(request).content.board_threads[board.id]
     page, pages_total = _page(request), page_count(len(threads))
     if page is None or page > pages_total:
         return not_found(request, "No such page of this board.")
-    return _html(pages.board_page(c.boards[board_id - 1], page, pages_total, len(threads),
-                                  *_ctx(request)))
+    return _html(pages.board_page(board, page, pages_total, len(threads), *_ctx(request)))
 
 
 @routes.get("/boards/cards")
@@ -79,11 +77,10 @@ async def board_cards(request: web.Request) -> web.Response:
 
 @routes.get("/board/{board_id:\\d+}/card")
 async def board_card(request: web.Request) -> web.Response:
-    c = shared.state(request).content
-    board_id = int(request.match_info["board_id"])
-    if not 1 <= board_id <= len(c.boards):
-        return not_found(request, f"There is no board {board_id}.")
-    return _html(pages.board_card_page(c.boards[board_id - 1], *_ctx(request)))
+    board = shared.board_of(request)
+    if board is None:
+        return not_found(request, f"There is no board {request.match_info['board_id']}.")
+    return _html(pages.board_card_page(board, *_ctx(request)))
 
 
 @routes.get("/t/{thread_id:\\d+}{rest:(-[^/]*)?}")
