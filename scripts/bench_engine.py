@@ -2,7 +2,8 @@
 """Benchmark browsercrawl's engine against Crawlee, Scrapy and minimal loops on one generated site.
 
 Usage: .venv/bin/python scripts/bench_engine.py [--pages 500] [--html-pages N] [--rounds N] [--html-rounds N]
-                                                 [--only a,b] [--skip-peers] [--quick] [--json OUT] [--keep]
+                                                 [--jsx-rounds N] [--only a,b] [--skip-peers] [--quick]
+                                                 [--json OUT] [--keep]
 
 What it does (issue 2): generates a shop of N items, each as a JavaScript-rendered page (the item
 and its links come from a JSON endpoint) and as plain HTML (scripts/bench/site.py); serves it with
@@ -14,7 +15,8 @@ Auto mode's API shortcut (docs/api-shortcut.md): ``browsercrawl-auto-js`` crawls
 in auto mode, where the item pages are built from their JSON once learned; its items are compared
 with the rendered crawl's (``browsercrawl``) page by page. ``browsercrawl-auto-jsx`` and
 ``browsercrawl-jsx`` crawl the variant whose JSON URLs a script computes from a hash, where auto
-mode must fall back to rendering.
+mode must fall back to rendering; that pair runs back to back in each round, in turns of order, and
+is judged over the whole run (both hold one Chromium launch) by the median of its rounds' ratios.
 
 Columns: pages/s over the crawl window (first to last request the server saw, so start-up of each
 crawler is excluded); CPU ms per page over the whole process tree and the whole run (start-up
