@@ -35,6 +35,7 @@ import os
 import re
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import time
@@ -396,8 +397,7 @@ def paired_fallback(runs: dict[str, list[Row]]) -> tuple[float, list[float]] | N
     ]
     if not pairs:
         return None
-    ordered = sorted(pairs)
-    return ordered[(len(ordered) - 1) // 2], pairs
+    return statistics.median_low(pairs), pairs
 
 
 def ratios(
@@ -538,6 +538,8 @@ def main() -> int:
             ap.error(f"--set wants SECTION.KEY=VALUE, got {item!r}")
         overrides[key] = tomllib.loads(f"v = {raw}")["v"]
 
+    if args.jsx_rounds is not None and args.jsx_rounds < 1:
+        ap.error(f"--jsx-rounds wants a count of at least 1, got {args.jsx_rounds}")
     pages = args.pages or (200 if args.quick else 500)
     args.jsx_rounds = args.jsx_rounds or max(args.rounds, 5)
     if args.mem_sizes:

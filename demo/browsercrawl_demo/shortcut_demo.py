@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from browsercrawl.frontier.urls import canonical_url
+from browsercrawl_demo.api import LATEST_ON_CARD
+from browsercrawl_demo.content import Content
 from browsercrawl_demo.jobs import crawl_fresh
 
 
-def expected_cards(content: Any) -> dict[str, dict[str, Any]]:
+def expected_cards(content: Content) -> dict[str, dict[str, Any]]:
     """Per card URL path: the texts it must show and the links it must hold."""
-    from browsercrawl_demo.api import LATEST_ON_CARD
-
     out = {}
     for board in content.boards:
         threads = content.board_threads[board.id]
@@ -38,11 +38,12 @@ def score(db: Path, site_url: str, expected: dict[str, dict[str, Any]]) -> dict[
     with sqlite3.connect(db) as conn:
         pages = {u: (pid, via, text or "") for pid, u, via, text in
                  conn.execute("SELECT id, url, via, text FROM pages WHERE status = 200")}
-        right = built = built_right = 0
+        stored = right = built = built_right = 0
         for path, want in expected.items():
             row = pages.get(canonical_url(site_url + path))
             if row is None:
                 continue
+            stored += 1
             pid, via, text = row
             links = {u for (u,) in conn.execute("SELECT url FROM links WHERE page_id = ?", (pid,))}
             ok = all(t in text for t in want["texts"]) and all(
@@ -50,12 +51,12 @@ def score(db: Path, site_url: str, expected: dict[str, dict[str, Any]]) -> dict[
             right += ok
             built += via == "api"
             built_right += ok and via == "api"
-    stored = sum(canonical_url(site_url + p) in pages for p in expected)
     return {"cards": len(expected), "cards_stored": stored, "cards_right": right,
             "cards_built": built, "cards_built_right": built_right}
 
 
-def run_api_shortcut(out: Path, site_url: str, content: Any, session: dict[str, Any], echo) -> dict[str, Any]:
+def run_api_shortcut(out: Path, site_url: str, content: Content, session: dict[str, Any],
+                     echo) -> dict[str, Any]:
     """Write ``cards.toml``, crawl into ``cards.db`` in auto mode, and score the cards."""
     job: dict[str, Any] = {
         "name": "demo-board-cards",
@@ -63,9 +64,11 @@ def run_api_shortcut(out: Path, site_url: str, content: Any, session: dict[str, 
         "scope": {"allow": [r"/boards/cards$", r"/board/\d+/card$"],
                   "deny": ["/logout", "/login", "/account/"]},
         "politeness": {"concurrency": 4, "per_host_concurrency": 4},
-        # No wait named: the default one waits until the card's script is done (at ``load`` its
-        # JSON may still be on its way, and a rendered card would be stored as the empty shell).
-        "rendering": {"mode": "auto"},
+        # The index's list and the card's last element named as the wait. At ``load`` a card's
+        # JSON may still be on its way, and the default wait, which learns an element per URL
+        # shape, sometimes learns the header's quick-search box here, which can come before the
+        # card's JSON: either way a rendered card would be stored as the empty shell.
+        "rendering": {"mode": "auto", "wait_for_selector": "#cards, #board-card ul.card-latest"},
         "output": {"database": "cards.db", "store_html": False},
         "session": session,
     }
