@@ -202,6 +202,55 @@ def test_a_transaction_the_server_rolls_back_for_a_deadlock_runs_again(pg_databa
     assert rows == [("k1", winner), ("k2", winner)]  # one transaction's writes, whole
 
 
+def _create_part_tables(db) -> None:
+    create_ajax_tables(db)
+    social_tables(db)
+    induction_tables(db, ["title", "price"], {})
+    db.ensure_search_index(True)
+
+
+def test_a_worker_joining_a_running_crawl_waits_for_no_writer(pg_database, tmp_path) -> None:
+    """A worker that joined a running crawl opened the store and created its parts' tables and
+    search index with ``IF NOT EXISTS`` statements, and the server locks a table before it looks:
+    holding one table's lock while it waited for a writer's, it deadlocked with the workers
+    already writing (the late worker of the distributed test died of it). On a complete schema
+    the join takes no table lock, so it finishes while a writer holds every table."""
+    joined = threading.Event()
+    failed: list[BaseException] = []
+
+    def join() -> None:
+        try:
+            late = store_for(pg_database, tmp_path).open_sync()
+            _create_part_tables(late)
+            asyncio.run(late.close())
+        except BaseException as exc:  # reported by the test below
+            failed.append(exc)
+        finally:
+            joined.set()
+
+    def hold_every_table(tx) -> bool:
+        [page_id] = tx.insert_pages([_page("http://h/p/1")])
+        tx.insert_links([(page_id, [("http://h/a", "a", 1)])])
+        for table, rows in _rows().items():
+            tx.insert_rows(table, rows)
+        late = threading.Thread(target=join)
+        late.start()
+        finished = joined.wait(timeout=60)  # False (not a hang) when the join waits for this writer
+        return finished
+
+    async def go() -> bool:
+        db = await store_for(pg_database, tmp_path).open()
+        try:
+            _create_part_tables(db)
+            return await db.write(hold_every_table)
+        finally:
+            await db.close()
+
+    assert asyncio.run(go()), "the late worker's start waited for a writer's table locks"
+    joined.wait(timeout=300)
+    assert not failed, failed
+
+
 def test_rows_given_to_the_store_are_not_changed(crawl_db, tmp_path) -> None:
     """A transaction run again gets the same rows: an upsert must still be an upsert."""
     async def go() -> None:
@@ -413,3 +462,22 @@ def test_a_postgresql_connection_cut_mid_crawl_ends_it_in_one_line_and_the_next_
         resumed = subprocess.run([*BC, "crawl", "-q", str(job)], capture_output=True, text=True, timeout=600)
         assert resumed.returncode == 0, resumed.stderr
     assert db.rows("SELECT COUNT(*), COUNT(DISTINCT url) FROM pages") == [(400, 400)]
+
+
+def test_a_conflict_left_after_the_retries_is_not_called_a_lost_connection(tmp_path) -> None:
+    """psycopg counts a deadlock an ``OperationalError``, as it does a dropped connection: the
+    crawl said "the connection was lost" of a deadlock, and told the user to wait for a server
+    that was up all along."""
+    import psycopg
+
+    from browsercrawl.config import parse_job
+    from browsercrawl.frontier.stores import lost_server
+
+    job = parse_job({"seeds": ["http://h/"]}, tmp_path / "j.toml")
+    store = store_for("postgresql://u:pw@127.0.0.1:5/db", tmp_path)
+    conflict = lost_server(psycopg.errors.DeadlockDetected("deadlock detected"), job, store)
+    assert conflict is not None and "conflicts with other workers (deadlock detected)" in str(conflict)
+    assert "lost" not in str(conflict) and "pw" not in str(conflict)
+    dropped = lost_server(psycopg.OperationalError("server closed the connection"), job, store)
+    assert dropped is not None and "the connection was lost" in str(dropped)
+    assert lost_server(ValueError("x"), job, store) is None

@@ -45,6 +45,10 @@ def lost_server(exc: BaseException, job: JobConfig, store: Store) -> UserError |
     if job.distributed is not None and isinstance(
             exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         where = f"[distributed] redis = {redact_redis(job.distributed.redis)}"
+    elif store.kind == "postgresql" and _pg_conflict(exc):
+        return StoreFailed(f"{store.location}: the server kept rolling a transaction back for conflicts "
+                           f"with other workers ({error_line(exc)}); what was committed is kept: run "
+                           "the same command again")
     elif store.kind == "postgresql" and _pg_connection_error(exc):
         where = store.location
     else:
@@ -57,6 +61,14 @@ def _pg_connection_error(exc: BaseException) -> bool:
     import psycopg
 
     return isinstance(exc, psycopg.OperationalError)
+
+
+def _pg_conflict(exc: BaseException) -> bool:
+    """A deadlock or serialization failure (SQLSTATE class 40), still there after the store's retries:
+    psycopg counts it an ``OperationalError``, but the connection is fine."""
+    import psycopg
+
+    return isinstance(exc, psycopg.Error) and (exc.sqlstate or "").startswith("40")
 
 
 def crawl_prefix(job: JobConfig) -> str:

@@ -42,6 +42,13 @@ def _has_column(conn: Any, table: str, column: str) -> bool:
                         "AND table_name = %s AND column_name = %s", (table, column)).fetchone() is not None
 
 
+def _has_row_function(conn: Any) -> bool:
+    """The trigger function exists with this version's body."""
+    body = _ROW_FUNCTION.split("$$")[1]
+    return conn.execute("SELECT 1 FROM pg_proc WHERE proname = 'browsercrawl_search_tsv' AND prosrc = %s",
+                        (body,)).fetchone() is not None
+
+
 def has_trgm(conn: Any) -> bool:
     return conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'").fetchone() is not None
 
@@ -60,12 +67,16 @@ def ensure_index(conn: Any, enabled: bool = True, rebuild: bool = False) -> dict
     if not enabled:
         conn.execute("DROP INDEX IF EXISTS pages_search_trgm")
         return built
-    try:
-        with conn.transaction():  # a savepoint: no extension rights is no trigram index, not an error
-            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-    except Exception:  # psycopg's error classes; the index works without it
-        pass
-    conn.execute(_ROW_FUNCTION)
+    # Nothing is replaced that is there already: a worker joining a running crawl must not touch
+    # what the others' writes use (see ``postgres.pending_schema``).
+    if not has_trgm(conn):
+        try:
+            with conn.transaction():  # a savepoint: no extension rights is no trigram index, not an error
+                conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        except Exception:  # psycopg's error classes; the index works without it
+            pass
+    if not _has_row_function(conn):
+        conn.execute(_ROW_FUNCTION)
     for table in tables:
         if _has_column(conn, table, TSV):
             continue

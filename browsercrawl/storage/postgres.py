@@ -195,16 +195,19 @@ class PostgresStore:
     # -- lifecycle -------------------------------------------------------------------------
     def _open(self) -> None:
         self._conn = connect(self.url)
-        with self._conn.transaction():
-            self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+
+        def _schema(conn: Any) -> None:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             self._check_ours()
-            for stmt in core_schema() + EXTRA_SCHEMA:
-                self._conn.execute(stmt)
-            self._conn.execute(
+            for stmt in pending_schema(conn, core_schema() + EXTRA_SCHEMA):
+                conn.execute(stmt)
+            conn.execute(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', %s), (%s, %s) "
                 "ON CONFLICT DO NOTHING",
                 (str(SCHEMA_VERSION), MARKER_KEY, MARKER_VALUE),
             )
+
+        run_retrying_conflicts(self._conn, _schema)
 
     def _check_ours(self) -> None:
         """Tables without browsercrawl's marker in ``meta`` are another program's: write nothing."""
@@ -300,32 +303,30 @@ class PostgresStore:
         if keys and not (len(keys) == 1 and columns.get(keys[0]) is int):
             defs.append(f"PRIMARY KEY ({', '.join(_ident(k) for k in keys)})")
 
-        def _create(conn: Any) -> None:
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                conn.execute(f"CREATE TABLE IF NOT EXISTS {_ident(name)} ({', '.join(defs)})")
-                for col, kind in columns.items():
-                    conn.execute(f"ALTER TABLE {_ident(name)} ADD COLUMN IF NOT EXISTS "
-                                 f"{_ident(col)} {_TYPES.get(kind, 'TEXT')}")
-                for idx in indexes or []:
-                    idx_name = _ident(f"idx_{name}_{'_'.join(idx)}")
-                    conn.execute(f"CREATE INDEX IF NOT EXISTS {idx_name} ON {_ident(name)} "
-                                 f"({', '.join(_ident(c) for c in idx)})")
-            self._pks.pop(name, None)
-            self._inserts.clear()
+        stmts = [f"CREATE TABLE IF NOT EXISTS {_ident(name)} ({', '.join(defs)})"]
+        stmts += [f"ALTER TABLE {_ident(name)} ADD COLUMN IF NOT EXISTS {_ident(col)} "
+                  f"{_TYPES.get(kind, 'TEXT')}" for col, kind in columns.items()]
+        stmts += [f"CREATE INDEX IF NOT EXISTS {_ident(f'idx_{name}_' + '_'.join(idx))} ON {_ident(name)} "
+                  f"({', '.join(_ident(c) for c in idx)})" for idx in indexes or []]
 
-        self.run_sync(_create)
+        def _create(conn: Any) -> None:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            for stmt in pending_schema(conn, stmts):
+                conn.execute(stmt)
+
+        self.run_sync(lambda conn: run_retrying_conflicts(conn, _create))
+        self._pks.pop(name, None)
+        self._inserts.clear()
 
     def ensure_search_index(self, enabled: bool = True, rebuild: bool = False) -> dict[str, float]:
         """The tsvector columns, triggers and GIN indexes of ``pg_search.py``, under the schema lock."""
         from browsercrawl.storage import pg_search
 
         def _ensure(conn: Any) -> dict[str, float]:
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                return pg_search.ensure_index(conn, enabled=enabled, rebuild=rebuild)
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            return pg_search.ensure_index(conn, enabled=enabled, rebuild=rebuild)
 
-        return self.run_sync(_ensure)
+        return self.run_sync(lambda conn: run_retrying_conflicts(conn, _ensure))
 
     def search_index_sizes(self) -> dict[str, int]:
         from browsercrawl.storage import pg_search
@@ -388,6 +389,39 @@ def run_retrying_conflicts(conn: Any, fn: Callable[[Any], T]) -> T:
             # On the store's own thread, never the event loop's; random, so the two do not meet again.
             time.sleep(random.uniform(0.01, 0.1) * attempt)
     raise AssertionError("unreachable")
+
+
+_NAME = r'("(?:[^"]|"")+"|\w+)'
+_CREATES = re.compile(rf"CREATE (?:TABLE|INDEX) IF NOT EXISTS {_NAME}", re.I)
+_ADDS = re.compile(rf"ALTER TABLE {_NAME} ADD COLUMN IF NOT EXISTS {_NAME}", re.I)
+
+
+def _unquote(name: str) -> str:
+    return name[1:-1].replace('""', '"') if name.startswith('"') else name.lower()
+
+
+def pending_schema(conn: Any, stmts: list[str]) -> list[str]:
+    """The statements of ``stmts`` whose table, index or column is missing (and any other kind).
+
+    ``IF NOT EXISTS`` alone is not enough while other workers write: the server takes the
+    statement's table lock before it looks (``CREATE INDEX`` blocks writers, ``ALTER TABLE`` blocks
+    everything), and a worker joining a running crawl then deadlocked with the others, holding one
+    table while it waited for the next. Read from the catalogs first, a complete schema takes no
+    table lock at all."""
+    out = []
+    for stmt in stmts:
+        if m := _ADDS.match(stmt):
+            missing = conn.execute(
+                "SELECT NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass(%s) "
+                "AND attname = %s AND NOT attisdropped)",
+                (_ident(_unquote(m[1])), _unquote(m[2]))).fetchone()[0]
+        elif m := _CREATES.match(stmt):
+            missing = conn.execute("SELECT to_regclass(%s) IS NULL", (_ident(_unquote(m[1])),)).fetchone()[0]
+        else:
+            missing = True
+        if missing:
+            out.append(stmt)
+    return out
 
 
 def connect(url: str, **kwargs: Any) -> Any:
