@@ -18,7 +18,7 @@ from browsercrawl.commands.data import all_stats
 from browsercrawl.config import RenderingConfig, load_job
 from browsercrawl.engine.crawler import Crawler
 from browsercrawl.engine.options import CrawlOptions
-from browsercrawl.engine.settle import SettleLearner
+from browsercrawl.engine.settle import SettleLearner, every_root
 from browsercrawl.storage.stores import store_for
 from tests.apps.jssite import JsSite
 from tests.apps.latesite import LateSite, marker
@@ -95,6 +95,24 @@ def test_a_page_whose_json_is_slow_a_moment_is_waited_for_not_stored_as_a_shell(
         assert marker("fetch", i) in text and complete == 1, (i, text)
     assert site.answers[4] == 1  # waited for, not fetched again
     assert summary["incomplete"] == 0 and summary["failed"] == 0
+
+
+@pytest.mark.browser
+def test_page_chrome_drawn_with_the_first_pages_content_is_not_taken_for_it(tmp_path, port, crawl_db):
+    """The first pages drew a header widget and their content in one moment, and the learner
+    waited for the shallowest element of that burst alone: the widget. Later pages, whose content
+    comes after a refused request and a retry timer, were then stored as their shells, marked
+    complete (the demo's board cards did this). The learned wait needs every part of the burst."""
+    site = LateSite(pages=8, kinds=("chrome",))
+    with serve_in_thread(site.app(), port) as base:
+        summary = crawl(smallest_job(tmp_path, base, crawl_db, "[rendering]\nsettle_learn_pages = 2"))
+    got = pages(crawl_db, base)
+    for i in range(site.pages):
+        text, complete = got[f"/chrome/{i}"]
+        assert marker("chrome", i) in text and complete == 1, (i, text)
+    shape = next(s for s in summary["waits"] if s.endswith("/chrome/{id}"))
+    assert "#widget" in summary["waits"][shape] and "#content" in summary["waits"][shape]
+    assert all(site.refused[i] == 1 for i in range(3, site.pages))  # the later pages did retry
 
 
 def test_a_request_stops_holding_the_wait_only_on_a_shape_that_mostly_never_finishes():
@@ -174,6 +192,15 @@ def test_learner_takes_the_shallowest_common_last_element_and_relearns_after_mis
     # An unfinished page is counted, never a sample.
     row = learner.record(url, {"done": False, "by": "cap", "content_ms": 900, "last": []})
     assert row is not None and row["unfinished"] == 1 and row["samples"] == 0
+
+
+def test_the_learned_wait_needs_every_root_of_the_last_burst():
+    learner = SettleLearner(RenderingConfig(settle_learn_pages=2))
+    burst = ["#c > ul.next > li > a", "#c > ul.next > li", "#c > h1.name", "#c > ul.next", "#widget"]
+    for i in range(2):
+        learner.record(f"http://h/item/{i}", {"done": True, "by": "quiet", "content_ms": 300, "last": burst})
+    assert learner.shapes["h/item/{id}"].selector == ":root:has(#widget):has(#c > h1.name):has(#c > ul.next)"
+    assert every_root(["#a > p"]) == "#a > p" and every_root([]) is None
 
 
 def test_learned_waits_reload_from_rows():

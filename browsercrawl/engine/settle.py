@@ -11,9 +11,9 @@ and the page's remaining time budget.
 
 The quiet window is a blind wait paid on every page, so it is learned away: after
 ``settle_learn_pages`` finished pages of a URL shape (``router.url_shape``), the learner knows
-how long that shape's content takes and which element appears last (a selector that matches only
+how long that shape's content takes and which elements appear last (selectors that match only
 elements of the page's last burst of changes, common to all the samples); later pages of the shape
-wait for that element and no request in flight, then snapshot at once. A page where it does not
+wait for every root of that burst and no request in flight, then snapshot at once. A page where it does not
 appear in good time (twice the learned time, at least 2 s more) falls back to the quiet rule and
 counts as a miss; a shape that misses often is learned again. A shape whose samples never changed
 after DOMContentLoaded (server-rendered) keeps only a short quiet window.
@@ -160,10 +160,10 @@ class SettleLearner:
         for _, last in sw.samples[1:]:
             common &= set(last)
         latest = max(sw.samples, key=lambda s: s[0])[1]
-        # The shallowest of them (the root of the burst, not a leaf an emptier page lacks: the
-        # last link of a list with no links), then the latest in document order.
+        # Shallowest first (a root of the burst, not a leaf an emptier page lacks: the last link
+        # of a list with no links), then the latest in document order.
         ranked = sorted((s.count(" > "), n, s) for n, s in enumerate(latest) if s in common)
-        sw.selector = ranked[0][2] if ranked else None
+        sw.selector = every_root([s for _, _, s in ranked])
         sw.learned = True
 
     def rows(self) -> list[dict[str, Any]]:
@@ -172,3 +172,18 @@ class SettleLearner:
 
     def summary(self) -> dict[str, str]:
         return {shape: sw.describe() for shape, sw in sorted(self.shapes.items())}
+
+
+def every_root(selectors: list[str]) -> str | None:
+    """One selector that matches once every root of the burst is there: the selectors no other one
+    of the list leads to (``#c > ul`` covers ``#c > ul > li``), joined by ``:has()``.
+
+    Waiting for one root alone is not enough: page chrome a script draws at DOMContentLoaded (a
+    header's search box) lands in the same burst as the content whenever the content is quick, and
+    is the shallowest element of it; a page whose content is late then ended on the chrome and was
+    stored as its shell."""
+    roots = [s for s in selectors if not any(s.startswith(o + " > ") for o in selectors)]
+    if len(roots) <= 1:
+        return roots[0] if roots else None
+    return ":root" + "".join(f":has({s})" for s in roots)
+

@@ -64,11 +64,9 @@ def run_api_shortcut(out: Path, site_url: str, content: Content, session: dict[s
         "scope": {"allow": [r"/boards/cards$", r"/board/\d+/card$"],
                   "deny": ["/logout", "/login", "/account/"]},
         "politeness": {"concurrency": 4, "per_host_concurrency": 4},
-        # The index's list and the card's last element named as the wait. At ``load`` a card's
-        # JSON may still be on its way, and the default wait, which learns an element per URL
-        # shape, sometimes learns the header's quick-search box here, which can come before the
-        # card's JSON: either way a rendered card would be stored as the empty shell.
-        "rendering": {"mode": "auto", "wait_for_selector": "#cards, #board-card ul.card-latest"},
+        # No wait named: the default wait learns the cards' (their header's quick-search box is
+        # drawn with a quick card's content, and must not stand for it).
+        "rendering": {"mode": "auto"},
         "output": {"database": "cards.db", "store_html": False},
         "session": session,
     }

@@ -9,6 +9,10 @@ stores an empty page AND never finds the pages it links to:
 - ``/two/<i>``: two rounds of requests (a list of part ids, then every part), rendered after both;
 - ``/never/<i>``: fetched from an endpoint that never answers: the content never arrives;
 - ``/poll/<i>``: fetched, then polled every 150 ms forever, the page's counter changing each time.
+- ``/chrome/<i>`` (only when asked for): a header widget the page's script adds at
+  DOMContentLoaded, beside content that pages 0-2 carry inline (drawn in the same moment) and the
+  later pages fetch, their first request refused with 429 and retried after a timer: a wait that
+  learned the widget from the first pages would snapshot the later ones as shells.
 
 ``marker(kind, i)`` is the sentence a finished page shows.
 """
@@ -49,7 +53,17 @@ setInterval(() => fetch('/api/poll/{i}').then((r) => r.json()).then((d) => {{
   document.getElementById('content').dataset.ticks = ticks;
   document.title = '{kind} {i} (' + ticks + ')';
 }}), 150);""",
+    "chrome": """document.addEventListener('DOMContentLoaded', () => {{
+  const widget = document.createElement('ul');
+  widget.id = 'widget';
+  document.querySelector('nav').append(widget);
+  const get = () => fetch('/api/chrome/{i}').then((r) => r.status === 429
+    ? new Promise((ok) => setTimeout(ok, 400)).then(get) : r.json());
+  const inline = {inline};
+  if (inline) render(inline); else get().then(render);
+}});""",
 }
+INLINE_CHROME_PAGES = 3  # /chrome/<i> below this carry their content inline
 
 
 def marker(kind: str, i: int) -> str:
@@ -68,6 +82,7 @@ class LateSite:
         # fetch page -> seconds its JSON's first answer takes (a server or machine slow for a moment)
         self.slow_once = dict(slow_once or {})
         self.answers: dict[int, int] = {}  # fetch page -> JSON answers given
+        self.refused: dict[int, int] = {}  # chrome page -> requests refused with 429
         self.closing = False
 
     def count(self, kind: str) -> int:
@@ -89,8 +104,9 @@ class LateSite:
         kind, i = request.match_info["kind"], int(request.match_info["i"])
         if kind not in self.kinds or not 0 <= i < self.count(kind):
             raise web.HTTPNotFound()
+        inline = self.data(kind, i) if kind == "chrome" and i < INLINE_CHROME_PAGES else None
         script = _SCRIPTS[kind].format(i=i, kind=kind, data=json.dumps(self.data(kind, i)),
-                                        delay=600 + 200 * (i % 3))
+                                        delay=600 + 200 * (i % 3), inline=json.dumps(inline))
         return web.Response(text=_SHELL.format(kind=kind, i=i, script=script), content_type="text/html")
 
     async def api_fetch(self, request: web.Request) -> web.Response:
@@ -116,6 +132,14 @@ class LateSite:
             await asyncio.sleep(0.1)
         raise web.HTTPServiceUnavailable()
 
+    async def api_chrome(self, request: web.Request) -> web.Response:
+        i = int(request.match_info["i"])
+        self.refused.setdefault(i, 0)
+        if not self.refused[i]:  # every page's first request: "too many, try again"
+            self.refused[i] += 1
+            return web.json_response({}, status=429, headers={"Retry-After": "1"})
+        return web.json_response(self.data("chrome", i))
+
     async def api_poll(self, request: web.Request) -> web.Response:
         return web.json_response(self.data("poll", int(request.match_info["i"])))
 
@@ -132,6 +156,7 @@ class LateSite:
             web.get("/api/part/{i}/{k}", self.api_part),
             web.get("/api/hang/{i}", self.api_hang),
             web.get("/api/poll/{i}", self.api_poll),
+            web.get("/api/chrome/{i}", self.api_chrome),
             web.get("/{kind}/{i}", self.page),
         ])
         return app
