@@ -105,6 +105,29 @@ def test_sessions_expire_mid_crawl_of_520_pages(tmp_path):
         secrets_absent(tmp_path, list(pws.values()), r.stderr)
 
 
+def test_auto_mode_logs_in_again_when_its_plain_http_pages_lose_the_session(tmp_path):
+    """In auto mode the thread pages are fetched over plain HTTP with the browser's cookies once
+    they are judged static, so no browser page is left to notice that the login died. Each such
+    page was refused ("session lost") on every retry and the crawl failed it; the search-forms crawl
+    of the demo lost all its search-only threads this way. The HTTP path now has the session
+    part log its browser context in again."""
+    n = 150
+    cfg = DemoConfig(port=0, members=60, require_captcha=False, session_max_requests=40)
+    with demo_site_in_thread(cfg) as site:
+        member = site.state.content.members[0].name
+        seeds = [f"{site.url}/t/{i}" for i in range(1, n + 1)]
+        job = write_job(tmp_path, site, seeds, [(member, "BC_PW_0")])
+        job.write_text(job.read_text().replace('wait_until = "domcontentloaded"', 'mode = "auto"'))
+        r = crawl(job, {"BC_PW_0": password_for(member, 0)})
+        assert r.returncode == 0, r.stderr[-2000:]
+        summary = json.loads(r.stdout)
+    s = summary["session"]
+    assert summary["pages_stored"] == n and summary["failed"] == 0, (summary, r.stderr[-3000:])
+    assert summary["via_http"] > n // 2, summary  # the HTTP path did most of the crawl
+    assert s["relogins"] >= 2, s
+    assert login_pages(tmp_path / "crawl.db") == 0
+
+
 def test_captcha_relogins_and_a_locked_account_is_retired(tmp_path):
     cfg = DemoConfig(port=0, members=20, captcha_difficulty=1, session_max_requests=10)
     with demo_site_in_thread(cfg) as site:

@@ -597,6 +597,10 @@ class ApiShortcut:
         rendered.extra_rows.setdefault(TABLE, []).append(sh.row())
         return rendered
 
+    def resync_cookies(self) -> None:
+        """Take the browser's cookies again before the next JSON fetch (a re-login changed them)."""
+        self._cookies_at = -1e9
+
     async def _cookies(self) -> None:
         if self._cookie_source is None or time.monotonic() - self._cookies_at <= COOKIE_SYNC_SECONDS:
             return

@@ -15,9 +15,9 @@ import contextlib
 import logging
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from browsercrawl.config import JobConfig
 from browsercrawl.engine.api_shortcut import TABLE as API_SHORTCUTS
@@ -51,6 +51,9 @@ from browsercrawl.storage.base import Store
 from browsercrawl.storage.db import check_ours
 from browsercrawl.storage.lock import DatabaseLock
 from browsercrawl.storage.stores import store_for
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +101,7 @@ class Crawler:
         self._dry = False  # the parts had nothing more when the crawl last ran dry
         self.blocked_seeds: dict[str, str] = {}  # seed -> why it was skipped (robots.txt rule, scope)
         self.search_built: dict[str, float] = {}  # seconds spent building each new search index
+        self._cookie_resyncs: list[Callable[[], None]] = []  # what copies the browser's cookies
 
     # -- the handle the parts get (CrawlHandle) ---------------------------------------------------
     def hold_host(self, host: str) -> None:
@@ -142,6 +146,20 @@ class Crawler:
         if self.cluster is None:
             return list(range(size))
         return await self.cluster.share(size)
+
+    @contextlib.asynccontextmanager
+    async def http_context(self) -> AsyncIterator[BrowserContext | None]:
+        runtime = self.runtime
+        if runtime is None:
+            yield None
+            return
+        try:
+            async with runtime.in_use():
+                yield await runtime.pool.cookie_context()
+        finally:
+            for resync in self._cookie_resyncs:
+                resync()
+            await runtime.close_if_unwanted()
 
     # -- set-up ----------------------------------------------------------------------------------
     def _max_pages(self) -> int | None:
@@ -259,6 +277,7 @@ class Crawler:
                         hooks=self.hooks, context_factory=self.context_factory,
                         on_demand=self.router is not None))
                     http = HttpFetcher(http.client, self.hooks, self.runtime.cookies)
+                    self._cookie_resyncs.append(http.resync_cookies)
                     renderer = browser = self.runtime.fetcher
                     # What an earlier run of this crawl learned about its URL shapes' waits.
                     renderer.waits.load(await asyncio.to_thread(
@@ -271,6 +290,7 @@ class Crawler:
                         warm_task = self.runtime.pool.start_warming()
                 if self.shortcut is not None and browser is not None and self.runtime is not None:
                     self.shortcut.bind(http, browser, self.runtime.cookies)
+                    self._cookie_resyncs.append(self.shortcut.resync_cookies)
                 dispatcher = Dispatcher(http, browser, self.router, self.runtime.close_if_unwanted
                                         if self.runtime is not None and self.router is not None else None,
                                         self.shortcut)

@@ -17,7 +17,9 @@ rendered), never the crawler itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -29,6 +31,8 @@ from browsercrawl.errors import UserError
 from browsercrawl.frontier.base import Request
 
 if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext
+
     from browsercrawl.engine.options import CrawlOptions
     from browsercrawl.engine.tabs import ContextFactory
     from browsercrawl.storage.base import Store
@@ -56,6 +60,14 @@ class CrawlHandle(Protocol):
     async def pool_share(self, size: int) -> list[int]:
         """Which items of a pool of ``size`` (e.g. the session's accounts) this process uses: all of
         them, unless workers on several machines share the crawl and so split the pool."""
+
+    def http_context(self) -> AbstractAsyncContextManager[BrowserContext | None]:
+        """The browser context whose cookies the plain-HTTP path sends, held open for the block
+        (launched again if auto mode closed the browser); the HTTP path takes its cookies anew
+        once the block ends. None when the crawl has no browser.
+
+        For a part that must change what the HTTP path is logged in as: a page fetched without
+        the browser has no browser page that could notice the session ended."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +154,10 @@ class StandaloneHandle:
 
     async def pool_share(self, size: int) -> list[int]:
         return list(range(size))
+
+    @contextlib.asynccontextmanager
+    async def http_context(self) -> AsyncIterator[BrowserContext | None]:
+        yield None
 
 
 class SimplePart(Part):

@@ -162,8 +162,11 @@ class TabPool:
 
     async def cookies(self) -> list[dict]:
         """Cookies of the current context, for the HTTP path."""
-        ctx = await self._pick_context()
-        return await ctx.context.cookies()
+        return await (await self.cookie_context()).cookies()
+
+    async def cookie_context(self) -> BrowserContext:
+        """The context the HTTP path takes its cookies from (opened if there is none yet)."""
+        return (await self._pick_context()).context
 
     def current_contexts(self) -> list[BrowserContext]:
         """The contexts new tabs open in (none before the first tab or cookie read)."""

@@ -105,6 +105,7 @@ class ContextInfo:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The last probe of the landing page: (when it started, under which login, alive?).
     probe: tuple[float, int, bool] | None = None
+    logged_in_at: float = 0.0  # monotonic time of its last login (0: none in this crawl)
 
 
 class SessionManager(PageHook):
@@ -277,6 +278,7 @@ class SessionManager(PageHook):
         started = time.monotonic()
         await traced_login(ctx, self.settings, body_then_learn)
         info.generation += 1
+        info.logged_in_at = time.monotonic()
         slot.logins += 1
         self.logins += 1
         slot.state = await capture_state(ctx)
@@ -515,6 +517,34 @@ class SessionManager(PageHook):
         finally:
             self.handle.release_host(host)
 
+    async def _renew_for_http(self, ctx: PageContext, reason: str) -> None:
+        """A page fetched over plain HTTP came back logged out. No browser page would notice (in
+        auto mode, once the pages are judged static, the HTTP path may be all that runs), so the
+        context whose cookies that path sends logs in again here; the page comes again as a retry.
+
+        Pages fetched with the same dead cookies log in once between them: a page fetched before
+        the context's last login only waits for it."""
+        if self.fatal is not None or ctx.result is None:
+            return
+        fetched_from = time.monotonic() - ctx.result.fetch_ms / 1000
+        self.lost_reasons[reason_kind(reason)] += 1
+        host = ctx.request.host
+        self.handle.hold_host(host)
+        try:
+            async with self.handle.http_context() as context:
+                info = self.contexts.get(context) if context is not None else None
+                if info is None or context is None:
+                    return
+                async with info.lock:
+                    if info.logged_in_at > fetched_from:
+                        return
+                    log.info("session of %s lost on %s, fetched without the browser (%s); logging in "
+                             "again", info.slot.name, ctx.request.url, reason)
+                    if await self._login_with_fallback(context, info):
+                        self.relogins += 1
+        finally:
+            self.handle.release_host(host)
+
     async def after_snapshot(self, ctx: PageContext) -> None:
         result = ctx.result
         if result is None:
@@ -522,6 +552,8 @@ class SessionManager(PageHook):
         reason = ctx.note(_PageNote).refused
         if reason is None:
             reason = self.detector.lost_reason_http(result, form_in_html=ctx.page is None)
+            if reason is not None and ctx.page is None:
+                await self._renew_for_http(ctx, reason)
         if reason is not None:
             result.store = False
             result.title = f"session lost ({reason})"
