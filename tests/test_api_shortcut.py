@@ -365,3 +365,50 @@ def test_the_shortcut_takes_over_after_three_renders_when_they_agree(tmp_path, p
     checks = int(summary["api_shortcut"]["shapes"][shape].split(", ")[-1].split()[0])
     assert summary["via_browser"] == 3 + checks, summary
     assert len(stored(db)) == 30
+
+
+class _RefuseRendersOnce(PageHook):
+    """Refuses the first render of every page past the learning ones, as the session part refuses a
+    page that came back logged out (``store`` off, the title saying why)."""
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.refused: set[str] = set()
+
+    async def after_snapshot(self, ctx: PageContext) -> None:
+        url = ctx.request.url
+        if ctx.page is None or int(url.rsplit("/", 1)[1]) < self.after or url in self.refused:
+            return
+        self.refused.add(url)
+        assert ctx.result is not None
+        ctx.result.store = False
+        ctx.result.title = "session lost (redirected to the login page)"
+
+
+class RefusingPart(Part):
+    name = "refusing"
+
+    def __init__(self, after: int) -> None:
+        self.hook = _RefuseRendersOnce(after)
+
+    def hooks(self):
+        return (self.hook,)
+
+
+@pytest.mark.browser
+def test_a_check_whose_render_a_hook_refused_judges_nothing(tmp_path, port):
+    """The demo's search crawl sent its boards back to the browser because a check's render had
+    lost the session: the check compared the built page with the refused one. A refused render
+    says nothing about the recipe; the page comes again as a retry."""
+    site = ApiShop(pages=30)
+    db = CrawlDb("sqlite", str(tmp_path / "crawl.db"))
+    part = RefusingPart(after=5)  # pages 0-4: the comparisons and samples; later renders: checks
+    with serve_in_thread(site.app(), port) as base:
+        job = write_job(tmp_path, "auto", f"{base}/item/0", f"^{base}/item/\\d+$", db.database,
+                        mode="auto", auto_sample_pages=2, api_shortcut_samples=5)
+        job.write_text(job.read_text().replace("concurrency = 3", "concurrency = 1"))
+        summary = crawl(job, parts=(part,))
+    shape = next(iter(summary["api_shortcut"]["shapes"]))
+    assert part.hook.refused, "no check was rendered"
+    assert summary["api_shortcut"]["shapes"][shape].startswith("shortcut:"), summary["api_shortcut"]
+    assert len(stored(db)) == 30 and summary["failed"] == 0, short_of_pages(db)

@@ -531,7 +531,7 @@ class ApiShortcut:
                           rendered: FetchResult, captured: list[tuple[str, Any]]) -> None:
         """Keep a rendered page with its shell and JSON; learn the recipe once there are enough."""
         try:
-            if sh.state != "learning" or sh.deciding or not rendered.complete:
+            if sh.state != "learning" or sh.deciding or not rendered.complete or not rendered.store:
                 return
             if not captured:
                 # A finished page that fetched no JSON: nothing to learn from its shape.
@@ -581,8 +581,10 @@ class ApiShortcut:
                 built, why_not = None, f"not built: {exc}"
         finally:
             sh.checking = False
-        if not rendered.complete:
-            return rendered  # nothing to judge by
+        if not rendered.complete or not rendered.store:
+            # Nothing to judge by: an unfinished render, or one a hook refused (the session part
+            # refuses a page that came back logged out); the refused page comes again as a retry.
+            return rendered
         assert sh.recipe is not None
         recipe = sh.recipe
         differs = why_not if built is None else difference(built, rendered, recipe.html is not None)
