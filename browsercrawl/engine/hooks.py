@@ -43,6 +43,10 @@ class PageContext:
     # from the page (a JSON list) shows the session gone calls it with the reason; it logs in
     # again and returns True when the hook may repeat its requests (False: no new session).
     renew_session: Callable[[str], Awaitable[bool]] | None = None
+    # Plain-HTTP path: a hook that refused the page for something it has just mended (the
+    # session part, after a new login) sets this, and the page is fetched again at once instead of
+    # costing one of its retries (a bounded number of times, like a re-navigation in the browser).
+    fetch_again: bool = False
     _notes: dict[type, Any] = field(default_factory=dict, repr=False)
 
     def note(self, kind: type[N]) -> N:

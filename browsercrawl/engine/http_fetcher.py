@@ -26,6 +26,9 @@ from browsercrawl.frontier.pacing import paced
 # How often the HTTP path takes the browser's cookies again (sites rotate session cookies).
 COOKIE_SYNC_SECONDS = 5.0
 
+# A page a hook refused and mended (a new login) is fetched again this many times at most before
+# the refusal costs one of its retries.
+FETCH_AGAIN_ROUNDS = 3
 MAX_BODY_BYTES = 20 * 1024 * 1024
 MAX_REDIRECTS = 10
 _REDIRECTS = (301, 302, 303, 307, 308)
@@ -202,8 +205,13 @@ class HttpFetcher:
         return result
 
     async def finish(self, request: Request, result: FetchResult) -> FetchResult:
-        """Run the ``after_snapshot`` hooks on a fetched result."""
-        ctx = PageContext(request=request, page=None, response=None, result=result)
-        for hook in self.hooks:
-            await hook.after_snapshot(ctx)
+        """Run the ``after_snapshot`` hooks on a fetched result; fetch it again while a hook asks
+        to (``PageContext.fetch_again``), at most ``FETCH_AGAIN_ROUNDS`` times."""
+        for round_ in range(FETCH_AGAIN_ROUNDS + 1):
+            ctx = PageContext(request=request, page=None, response=None, result=result)
+            for hook in self.hooks:
+                await hook.after_snapshot(ctx)
+            if not ctx.fetch_again or round_ == FETCH_AGAIN_ROUNDS:
+                break
+            result = await self.get(request)
         return result

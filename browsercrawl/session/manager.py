@@ -517,15 +517,16 @@ class SessionManager(PageHook):
         finally:
             self.handle.release_host(host)
 
-    async def _renew_for_http(self, ctx: PageContext, reason: str) -> None:
+    async def _renew_for_http(self, ctx: PageContext, reason: str) -> bool:
         """A page fetched over plain HTTP came back logged out. No browser page would notice (in
         auto mode, once the pages are judged static, the HTTP path may be all that runs), so the
-        context whose cookies that path sends logs in again here; the page comes again as a retry.
+        context whose cookies that path sends logs in again here. True when it has a login newer
+        than the page's fetch: the page is fetched again at once, as a tab re-navigates.
 
         Pages fetched with the same dead cookies log in once between them: a page fetched before
         the context's last login only waits for it."""
         if self.fatal is not None or ctx.result is None:
-            return
+            return False
         fetched_from = time.monotonic() - ctx.result.fetch_ms / 1000
         self.lost_reasons[reason_kind(reason)] += 1
         host = ctx.request.host
@@ -534,14 +535,16 @@ class SessionManager(PageHook):
             async with self.handle.http_context() as context:
                 info = self.contexts.get(context) if context is not None else None
                 if info is None or context is None:
-                    return
+                    return False
                 async with info.lock:
                     if info.logged_in_at > fetched_from:
-                        return
+                        return True
                     log.info("session of %s lost on %s, fetched without the browser (%s); logging in "
                              "again", info.slot.name, ctx.request.url, reason)
-                    if await self._login_with_fallback(context, info):
-                        self.relogins += 1
+                    if not await self._login_with_fallback(context, info):
+                        return False
+                    self.relogins += 1
+                    return True
         finally:
             self.handle.release_host(host)
 
@@ -553,7 +556,7 @@ class SessionManager(PageHook):
         if reason is None:
             reason = self.detector.lost_reason_http(result, form_in_html=ctx.page is None)
             if reason is not None and ctx.page is None:
-                await self._renew_for_http(ctx, reason)
+                ctx.fetch_again = await self._renew_for_http(ctx, reason)
         if reason is not None:
             result.store = False
             result.title = f"session lost ({reason})"
