@@ -214,7 +214,7 @@ def test_a_worker_joining_a_running_crawl_waits_for_no_writer(pg_database, tmp_p
     search index with ``IF NOT EXISTS`` statements, and the server locks a table before it looks:
     holding one table's lock while it waited for a writer's, it deadlocked with the workers
     already writing (the late worker of the distributed test died of it). On a complete schema
-    the join takes no table lock, so it finishes while a writer holds every table."""
+    the join takes no table lock: it never waits on one while a writer holds every table."""
     joined = threading.Event()
     failed: list[BaseException] = []
 
@@ -235,8 +235,11 @@ def test_a_worker_joining_a_running_crawl_waits_for_no_writer(pg_database, tmp_p
             tx.insert_rows(table, rows)
         late = threading.Thread(target=join)
         late.start()
-        finished = joined.wait(timeout=60)  # False (not a hang) when the join waits for this writer
-        return finished
+        # Until the join is done, look for it waiting on a lock: a table lock this writer holds.
+        while not joined.wait(timeout=0.05):
+            if tx.execute("SELECT COUNT(*) FROM pg_locks WHERE NOT granted").fetchone()[0]:
+                return False  # committing lets the join go on
+        return True
 
     async def go() -> bool:
         db = await store_for(pg_database, tmp_path).open()
