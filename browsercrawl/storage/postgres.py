@@ -197,7 +197,6 @@ class PostgresStore:
         self._conn = connect(self.url)
 
         def _schema(conn: Any) -> None:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             self._check_ours()
             for stmt in pending_schema(conn, core_schema() + EXTRA_SCHEMA):
                 conn.execute(stmt)
@@ -207,7 +206,7 @@ class PostgresStore:
                 (str(SCHEMA_VERSION), MARKER_KEY, MARKER_VALUE),
             )
 
-        run_retrying_conflicts(self._conn, _schema)
+        change_schema(self._conn, _schema)
 
     def _check_ours(self) -> None:
         """Tables without browsercrawl's marker in ``meta`` are another program's: write nothing."""
@@ -310,11 +309,10 @@ class PostgresStore:
                   f"({', '.join(_ident(c) for c in idx)})" for idx in indexes or []]
 
         def _create(conn: Any) -> None:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for stmt in pending_schema(conn, stmts):
                 conn.execute(stmt)
 
-        self.run_sync(lambda conn: run_retrying_conflicts(conn, _create))
+        self.run_sync(lambda conn: change_schema(conn, _create))
         self._pks.pop(name, None)
         self._inserts.clear()
 
@@ -322,11 +320,8 @@ class PostgresStore:
         """The tsvector columns, triggers and GIN indexes of ``pg_search.py``, under the schema lock."""
         from browsercrawl.storage import pg_search
 
-        def _ensure(conn: Any) -> dict[str, float]:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            return pg_search.ensure_index(conn, enabled=enabled, rebuild=rebuild)
-
-        return self.run_sync(lambda conn: run_retrying_conflicts(conn, _ensure))
+        return self.run_sync(lambda conn: change_schema(
+            conn, lambda c: pg_search.ensure_index(c, enabled=enabled, rebuild=rebuild)))
 
     def search_index_sizes(self) -> dict[str, int]:
         from browsercrawl.storage import pg_search
@@ -408,20 +403,37 @@ def pending_schema(conn: Any, stmts: list[str]) -> list[str]:
     everything), and a worker joining a running crawl then deadlocked with the others, holding one
     table while it waited for the next. Read from the catalogs first, a complete schema takes no
     table lock at all."""
+    # Two reads of the catalogs for the whole list, not one per statement: a part declares tens of
+    # columns, and a server across a network charges a round trip for each.
+    relations = {name for (name,) in conn.execute(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = current_schema()")}
+    columns = set(conn.execute(
+        "SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+        "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+        "AND a.attnum > 0 AND NOT a.attisdropped").fetchall())
     out = []
     for stmt in stmts:
         if m := _ADDS.match(stmt):
-            missing = conn.execute(
-                "SELECT NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass(%s) "
-                "AND attname = %s AND NOT attisdropped)",
-                (_ident(_unquote(m[1])), _unquote(m[2]))).fetchone()[0]
+            missing = (_unquote(m[1]), _unquote(m[2])) not in columns
         elif m := _CREATES.match(stmt):
-            missing = conn.execute("SELECT to_regclass(%s) IS NULL", (_ident(_unquote(m[1])),)).fetchone()[0]
+            missing = _unquote(m[1]) not in relations
         else:
             missing = True
         if missing:
             out.append(stmt)
     return out
+
+
+def change_schema(conn: Any, fn: Callable[[Any], T]) -> T:
+    """``fn(conn)`` in one transaction under the schema lock all browsercrawl processes take around
+    schema changes, run again on a conflict (see :func:`run_retrying_conflicts`)."""
+
+    def _locked(c: Any) -> T:
+        c.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+        return fn(c)
+
+    return run_retrying_conflicts(conn, _locked)
 
 
 def connect(url: str, **kwargs: Any) -> Any:
