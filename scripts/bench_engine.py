@@ -2,7 +2,7 @@
 """Benchmark browsercrawl's engine against Crawlee, Scrapy and minimal loops on one generated site.
 
 Usage: .venv/bin/python scripts/bench_engine.py [--pages 500] [--html-pages N] [--rounds N] [--html-rounds N]
-                                                 [--jsx-rounds N] [--only a,b] [--skip-peers] [--quick]
+                                                 [--pair-rounds N] [--only a,b] [--skip-peers] [--quick]
                                                  [--json OUT] [--keep]
 
 What it does (issue 2): generates a shop of N items, each as a JavaScript-rendered page (the item
@@ -15,8 +15,9 @@ Auto mode's API shortcut (docs/api-shortcut.md): ``browsercrawl-auto-js`` crawls
 in auto mode, where the item pages are built from their JSON once learned; its items are compared
 with the rendered crawl's (``browsercrawl``) page by page. ``browsercrawl-auto-jsx`` and
 ``browsercrawl-jsx`` crawl the variant whose JSON URLs a script computes from a hash, where auto
-mode must fall back to rendering; that pair runs back to back in each round, in turns of order, and
-is judged over the whole run (both hold one Chromium launch) by the median of its rounds' ratios.
+mode must fall back to rendering; that pair is judged over the whole run (both hold one Chromium
+launch). It and the rendered pair (``browsercrawl`` against ``raw-playwright``) run back to back in
+each round, in turns of order, and each is judged by the median of its rounds' ratios (``PAIRS``).
 
 Columns: pages/s over the crawl window (first to last request the server saw, so start-up of each
 crawler is excluded); CPU ms per page over the whole process tree and the whole run (start-up
@@ -40,6 +41,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -68,6 +70,12 @@ AUTO_JS = "browsercrawl-auto-js"
 NO_STOP = "browsercrawl-no-stop"
 AUTO_JSX = "browsercrawl-auto-jsx"
 BROWSER_JSX = "browsercrawl-jsx"
+RAW_LOOP = "raw-playwright"
+# Rows judged against each other round by round: they run back to back, their order swapped every
+# other round, at least five rounds, and the row is the median of the rounds' ratios. Two rounds
+# of one row differed by a quarter here, which a ratio of two independent medians carries whole,
+# and a row that always ran first started on a machine its partner had not yet loaded.
+PAIRS = (("browsercrawl", RAW_LOOP), (AUTO_JSX, BROWSER_JSX))
 # The plain-HTML rows' fewest items: the aiohttp loop does 3,000-4,000 pages/s here, so a
 # 900-page site gave it a 0.2-0.3 s window whose rounds differed by a factor of two.
 MIN_HTML_PAGES = 3000
@@ -137,9 +145,9 @@ def plan(pages: int, mem_sizes: tuple[int, int], html_pages: int | None = None) 
         Config("scrapy", "scrapy", "html", static, "", peer=True),
         Config("aiohttp-lxml", "aiohttp_lxml", "html", static),
         Config("browsercrawl", "browsercrawl", "js", pages, "browser"),
+        Config(RAW_LOOP, "raw_playwright", "js", pages),
         Config(DEFAULT_WAITS, "browsercrawl", "js", pages, "browser", default_waits=True),
         Config(NO_STOP, "browsercrawl", "js", pages, "browser", no_stop=True),
-        Config("raw-playwright", "raw_playwright", "js", pages),
         Config(AUTO_JS, "browsercrawl", "js", pages, "auto"),
         Config(BROWSER_JSX, "browsercrawl", "jsx", pages, "browser"),
         Config(AUTO_JSX, "browsercrawl", "jsx", pages, "auto"),
@@ -343,17 +351,25 @@ def run_one(
 
 
 def in_turn(configs: list[Config], rnd: int) -> list[Config]:
-    """The round's order: the jsx pair swaps places every other round (the second of two back-to-back
-    browser crawls starts on a machine the first has just warmed or loaded)."""
+    """The round's order: each pair of ``PAIRS`` swaps places every other round (the second of two
+    back-to-back browser crawls starts on a machine the first has just warmed or loaded)."""
     if rnd % 2 == 0:
         return configs
-    names = [c.name for c in configs]
-    if AUTO_JSX not in names or BROWSER_JSX not in names:
-        return configs
     out = list(configs)
-    i, j = names.index(AUTO_JSX), names.index(BROWSER_JSX)
-    out[i], out[j] = out[j], out[i]
+    names = [c.name for c in configs]
+    for a, b in PAIRS:
+        if a in names and b in names:
+            i, j = names.index(a), names.index(b)
+            out[i], out[j] = out[j], out[i]
     return out
+
+
+def rounds_of(cfg: Config, args: argparse.Namespace) -> int:
+    """How many rounds a row runs: a pair's rows ``--pair-rounds``, the other rendered rows
+    ``--rounds``, the plain-HTML rows ``--html-rounds``."""
+    if any(cfg.name in pair for pair in PAIRS):
+        return args.pair_rounds
+    return args.rounds if cfg.variant in ("js", "jsx") else args.html_rounds
 
 
 # -- reporting ----------------------------------------------------------------------------------
@@ -383,21 +399,29 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def paired_fallback(runs: dict[str, list[Row]]) -> tuple[float, list[float]] | None:
-    """Auto's fallback against ``browser`` on the jsx site: the median of each round's ratio of
-    whole-run times (browser's over auto's), with every round's ratio.
-
-    The two rows run back to back in each round, in turns of order, so a burst of load or a drift
-    of the shared machine falls on both of a pair; rounds of one row differed by a quarter here,
-    which a ratio of two independent medians carries whole."""
-    pairs = [
-        b.wall_s / a.wall_s
-        for a, b in zip(runs.get(AUTO_JSX, []), runs.get(BROWSER_JSX, []), strict=False)
-        if a.wall_s and b.wall_s
-    ]
+def paired(
+    runs: dict[str, list[Row]], a: str, b: str, ratio: Callable[[Row, Row], float]
+) -> tuple[float, list[float]] | None:
+    """A pair's row (``PAIRS``): the median of each round's ``ratio(a's row, b's row)``, with every
+    round's ratio; None before a round of both. Rounds with a zero in the ratio are left out."""
+    pairs = []
+    for ra, rb in zip(runs.get(a, []), runs.get(b, []), strict=False):
+        with contextlib.suppress(ZeroDivisionError):
+            pairs.append(ratio(ra, rb))
     if not pairs:
         return None
     return statistics.median_low(pairs), pairs
+
+
+def paired_fallback(runs: dict[str, list[Row]]) -> tuple[float, list[float]] | None:
+    """Auto's fallback against ``browser`` on the jsx site, over the whole run: browser's time over
+    auto's, round by round."""
+    return paired(runs, AUTO_JSX, BROWSER_JSX, lambda auto, browser: browser.wall_s / auto.wall_s)
+
+
+def paired_rendered(runs: dict[str, list[Row]]) -> tuple[float, list[float]] | None:
+    """Rendered pages against the raw loop: browsercrawl's pages/s over the loop's, round by round."""
+    return paired(runs, "browsercrawl", RAW_LOOP, lambda bc, raw: bc.pages_per_s / raw.pages_per_s)
 
 
 def ratios(
@@ -425,12 +449,16 @@ def ratios(
             f"rendered: default waits / explicit selector pages/s = {ratio:.2f}x (target >= 0.90, every "
             f"item right): {'MET' if ratio >= 0.9 and right else 'NOT MET'}"
         )
-    if p := both("browsercrawl", "raw-playwright"):
-        ratio = p[0].pages_per_s / p[1].pages_per_s
+    if p := both("browsercrawl", RAW_LOOP):
+        medians = p[0].pages_per_s / p[1].pages_per_s
         cpu = p[0].cpu_ms_per_page / max(p[1].cpu_ms_per_page, 1)
-        out.append(f"rendered: browsercrawl / raw Playwright loop pages/s = {ratio:.2f}x (target >= 1.0), "
-                   f"CPU per page {cpu:.2f}x: {'MET' if ratio >= 1.0 else 'NOT MET'}")
-    if p := both(NO_STOP, "raw-playwright"):
+        found = paired_rendered(runs or {})
+        ratio, each = found if found else (medians, [])
+        spread = f" (rounds {'/'.join(f'{x:.2f}' for x in each)})" if len(each) > 1 else ""
+        out.append(f"rendered: browsercrawl / raw Playwright loop pages/s, median of the paired rounds = "
+                   f"{ratio:.2f}x{spread} (target >= 1.0): {'MET' if ratio >= 1.0 else 'NOT MET'}; "
+                   f"ratio of the two rows' medians {medians:.2f}x, CPU per page {cpu:.2f}x")
+    if p := both(NO_STOP, RAW_LOOP):
         ratio = p[0].pages_per_s / p[1].pages_per_s
         cpu = p[0].cpu_ms_per_page / max(p[1].cpu_ms_per_page, 1)
         out.append(f"rendered, no interception (scope.stop_navigations = false, block image and font) / "
@@ -439,7 +467,7 @@ def ratios(
         pss = r.peak_pss_mib / c.peak_pss_mib
         out.append(f"rendered: browsercrawl / Crawlee peak PSS = {pss:.2f} (target <= 0.80): "
                    f"{'MET' if pss <= 0.8 else 'NOT MET'}")
-    if p := both(AUTO_JS, "raw-playwright"):
+    if p := both(AUTO_JS, RAW_LOOP):
         ratio = p[0].pages_per_s / p[1].pages_per_s
         same = same_items(AUTO_JS, "browsercrawl")
         out.append(
@@ -512,9 +540,10 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1, help="rounds of every row (each row: the median)")
     ap.add_argument("--html-rounds", type=int, default=3,
                     help="rounds of the plain-HTML rows (default 3: they take seconds and vary most)")
-    ap.add_argument("--jsx-rounds", type=int, default=None,
-                    help="rounds of the jsx pair, auto's fallback against browser (default: --rounds, "
-                         "at least 5: the pair is judged on its paired rounds' median)")
+    ap.add_argument("--pair-rounds", "--jsx-rounds", dest="pair_rounds", type=int, default=None,
+                    help="rounds of the paired rows, browsercrawl against the raw loop and auto's "
+                         "fallback against browser (default: --rounds, at least 5: each pair is "
+                         "judged on its paired rounds' median)")
     ap.add_argument("--html-pages", type=int, default=None,
                     help=f"items of the plain-HTML site (default 3x --pages, at least {MIN_HTML_PAGES}: "
                          "an HTTP crawl of 900 pages lasts a fifth of a second for the aiohttp loop, "
@@ -538,10 +567,10 @@ def main() -> int:
             ap.error(f"--set wants SECTION.KEY=VALUE, got {item!r}")
         overrides[key] = tomllib.loads(f"v = {raw}")["v"]
 
-    if args.jsx_rounds is not None and args.jsx_rounds < 1:
-        ap.error(f"--jsx-rounds wants a count of at least 1, got {args.jsx_rounds}")
+    if args.pair_rounds is not None and args.pair_rounds < 1:
+        ap.error(f"--pair-rounds wants a count of at least 1, got {args.pair_rounds}")
     pages = args.pages or (200 if args.quick else 500)
-    args.jsx_rounds = args.jsx_rounds or max(args.rounds, 5)
+    args.pair_rounds = args.pair_rounds or max(args.rounds, 5)
     if args.mem_sizes:
         a, b = (int(x) for x in args.mem_sizes.split(","))
         mem_sizes = (a, b)
@@ -576,9 +605,9 @@ def main() -> int:
     try:
         # Rounds interleave the crawlers (a burst of load on the shared machine hits all of them),
         # and each row is the round with the median pages/s.
-        for rnd in range(max(args.rounds, args.html_rounds, args.jsx_rounds)):
+        for rnd in range(max(args.rounds, args.html_rounds, args.pair_rounds)):
             for cfg in in_turn(configs, rnd):
-                wanted = {"js": args.rounds, "jsx": args.jsx_rounds}.get(cfg.variant, args.html_rounds)
+                wanted = rounds_of(cfg, args)
                 if rnd >= wanted:
                     continue
                 print(f"bench: {cfg.name} ({cfg.variant}, {cfg.size} pages) round {rnd + 1}/{wanted} ...",
