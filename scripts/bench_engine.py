@@ -16,8 +16,9 @@ in auto mode, where the item pages are built from their JSON once learned; its i
 with the rendered crawl's (``browsercrawl``) page by page. ``browsercrawl-auto-jsx`` and
 ``browsercrawl-jsx`` crawl the variant whose JSON URLs a script computes from a hash, where auto
 mode must fall back to rendering; that pair is judged over the whole run (both hold one Chromium
-launch). It and the rendered pair (``browsercrawl`` against ``raw-playwright``) run back to back in
-each round, in turns of order, and each is judged by the median of its rounds' ratios (``PAIRS``).
+launch). It, the rendered pair (``browsercrawl`` against ``raw-playwright``) and the HTTP pair
+(``browsercrawl-http`` against ``aiohttp-lxml``) run back to back in each round, in turns of
+order, and each is judged by the median of its rounds' ratios (``PAIRS``).
 
 Columns: pages/s over the crawl window (first to last request the server saw, so start-up of each
 crawler is excluded); CPU ms per page over the whole process tree and the whole run (start-up
@@ -71,11 +72,12 @@ NO_STOP = "browsercrawl-no-stop"
 AUTO_JSX = "browsercrawl-auto-jsx"
 BROWSER_JSX = "browsercrawl-jsx"
 RAW_LOOP = "raw-playwright"
+AIOHTTP_LOOP = "aiohttp-lxml"
 # Rows judged against each other round by round: they run back to back, their order swapped every
 # other round, at least five rounds, and the row is the median of the rounds' ratios. Two rounds
 # of one row differed by a quarter here, which a ratio of two independent medians carries whole,
 # and a row that always ran first started on a machine its partner had not yet loaded.
-PAIRS = (("browsercrawl", RAW_LOOP), (AUTO_JSX, BROWSER_JSX))
+PAIRS = (("browsercrawl-http", AIOHTTP_LOOP), ("browsercrawl", RAW_LOOP), (AUTO_JSX, BROWSER_JSX))
 # The plain-HTML rows' fewest items: the aiohttp loop does 3,000-4,000 pages/s here, so a
 # 900-page site gave it a 0.2-0.3 s window whose rounds differed by a factor of two.
 MIN_HTML_PAGES = 3000
@@ -140,10 +142,10 @@ def plan(pages: int, mem_sizes: tuple[int, int], html_pages: int | None = None) 
     static = html_pages or pages
     return [
         Config("browsercrawl-http", "browsercrawl", "html", static, "http"),
+        Config(AIOHTTP_LOOP, "aiohttp_lxml", "html", static),
         Config("browsercrawl-auto", "browsercrawl", "html", static, "auto"),
         Config(AUTO_TAGGED, "browsercrawl", "tagged", static, "auto"),
         Config("scrapy", "scrapy", "html", static, "", peer=True),
-        Config("aiohttp-lxml", "aiohttp_lxml", "html", static),
         Config("browsercrawl", "browsercrawl", "js", pages, "browser"),
         Config(RAW_LOOP, "raw_playwright", "js", pages),
         Config(DEFAULT_WAITS, "browsercrawl", "js", pages, "browser", default_waits=True),
@@ -419,9 +421,20 @@ def paired_fallback(runs: dict[str, list[Row]]) -> tuple[float, list[float]] | N
     return paired(runs, AUTO_JSX, BROWSER_JSX, lambda auto, browser: browser.wall_s / auto.wall_s)
 
 
-def paired_rendered(runs: dict[str, list[Row]]) -> tuple[float, list[float]] | None:
-    """Rendered pages against the raw loop: browsercrawl's pages/s over the loop's, round by round."""
-    return paired(runs, "browsercrawl", RAW_LOOP, lambda bc, raw: bc.pages_per_s / raw.pages_per_s)
+def paired_pages(runs: dict[str, list[Row]], a: str, b: str) -> tuple[float, list[float]] | None:
+    """A pair judged on pages/s (browsercrawl against a minimal loop): a's over b's, round by round."""
+    return paired(runs, a, b, lambda ra, rb: ra.pages_per_s / rb.pages_per_s)
+
+
+def paired_line(runs: dict[str, list[Row]], a: Row, b: Row) -> tuple[float, str]:
+    """A pages/s pair's ratio (the paired rounds' median, else the rows') and how it was found."""
+    medians = a.pages_per_s / b.pages_per_s
+    found = paired_pages(runs, a.name, b.name)
+    if not found:
+        return medians, f"{medians:.2f}x"
+    ratio, each = found
+    spread = f" (rounds {'/'.join(f'{x:.2f}' for x in each)})" if len(each) > 1 else ""
+    return ratio, f"median of the paired rounds {ratio:.2f}x{spread}; of the two rows' medians {medians:.2f}x"
 
 
 def ratios(
@@ -450,14 +463,10 @@ def ratios(
             f"item right): {'MET' if ratio >= 0.9 and right else 'NOT MET'}"
         )
     if p := both("browsercrawl", RAW_LOOP):
-        medians = p[0].pages_per_s / p[1].pages_per_s
+        ratio, how = paired_line(runs or {}, *p)
         cpu = p[0].cpu_ms_per_page / max(p[1].cpu_ms_per_page, 1)
-        found = paired_rendered(runs or {})
-        ratio, each = found if found else (medians, [])
-        spread = f" (rounds {'/'.join(f'{x:.2f}' for x in each)})" if len(each) > 1 else ""
-        out.append(f"rendered: browsercrawl / raw Playwright loop pages/s, median of the paired rounds = "
-                   f"{ratio:.2f}x{spread} (target >= 1.0): {'MET' if ratio >= 1.0 else 'NOT MET'}; "
-                   f"ratio of the two rows' medians {medians:.2f}x, CPU per page {cpu:.2f}x")
+        out.append(f"rendered: browsercrawl / raw Playwright loop pages/s = {how}, CPU per page {cpu:.2f}x "
+                   f"(target >= 1.0): {'MET' if ratio >= 1.0 else 'NOT MET'}")
     if p := both(NO_STOP, RAW_LOOP):
         ratio = p[0].pages_per_s / p[1].pages_per_s
         cpu = p[0].cpu_ms_per_page / max(p[1].cpu_ms_per_page, 1)
@@ -504,9 +513,9 @@ def ratios(
                 ok = ratio >= 1.5 and pss <= 2.0
                 line += f" (target >= 1.5x at <= 2x PSS): {'MET' if ok else 'NOT MET'}"
             out.append(line)
-    if p := both("browsercrawl-http", "aiohttp-lxml"):
-        ratio = p[0].pages_per_s / p[1].pages_per_s
-        out.append(f"plain HTML: browsercrawl rendering=http / aiohttp+lxml loop = {ratio:.2f}x "
+    if p := both("browsercrawl-http", AIOHTTP_LOOP):
+        ratio, how = paired_line(runs or {}, *p)
+        out.append(f"plain HTML: browsercrawl rendering=http / aiohttp+lxml loop pages/s = {how} "
                    f"(target >= 0.5): {'MET' if ratio >= 0.5 else 'NOT MET'}")
     small, big = (by.get(f"browsercrawl-{s}") for s in mem_sizes)
     if small and big and small.peak_pss_mib:
@@ -541,9 +550,9 @@ def main() -> int:
     ap.add_argument("--html-rounds", type=int, default=3,
                     help="rounds of the plain-HTML rows (default 3: they take seconds and vary most)")
     ap.add_argument("--pair-rounds", "--jsx-rounds", dest="pair_rounds", type=int, default=None,
-                    help="rounds of the paired rows, browsercrawl against the raw loop and auto's "
-                         "fallback against browser (default: --rounds, at least 5: each pair is "
-                         "judged on its paired rounds' median)")
+                    help="rounds of the paired rows: browsercrawl against the raw loop, http against "
+                         "the aiohttp loop, auto's fallback against browser (default: --rounds, at "
+                         "least 5: each pair is judged on its paired rounds' median)")
     ap.add_argument("--html-pages", type=int, default=None,
                     help=f"items of the plain-HTML site (default 3x --pages, at least {MIN_HTML_PAGES}: "
                          "an HTTP crawl of 900 pages lasts a fifth of a second for the aiohttp loop, "

@@ -1,6 +1,6 @@
-"""scripts/bench_engine.py's judging of its pairs (auto's fallback against browser, browsercrawl against
-the raw loop): each pair's order turns round by round, the row is the median of the rounds' ratios,
-and a bad round count is one line."""
+"""scripts/bench_engine.py's judging of its pairs (auto's fallback against browser, browsercrawl
+against the raw loop, the HTTP path against the aiohttp loop): each pair's order turns round by
+round, the row is the median of the rounds' ratios, and a bad round count is one line."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_each_pair_swaps_places_every_other_round_and_nothing_else_moves() -> No
         moved |= {i, j}
     assert [n for k, n in enumerate(swapped) if k not in moved] == [
         n for k, n in enumerate(names) if k not in moved]
-    only_one = [c for c in configs if c.name not in (bench.AUTO_JSX, bench.RAW_LOOP)]
+    only_one = [c for c in configs if c.name not in {b for _, b in bench.PAIRS}]  # one of each pair
     assert bench.in_turn(only_one, 1) == only_one
 
 
@@ -53,8 +53,8 @@ def test_the_fallback_is_the_median_of_paired_whole_run_ratios() -> None:
     assert "NOT MET" in line
 
 
-def _rendered(name: str, rates: tuple[float, ...]) -> list[bench.Row]:
-    return [replace(_row(name, 20.0, "js"), pages_per_s=r) for r in rates]
+def _rendered(name: str, rates: tuple[float, ...], variant: str = "js") -> list[bench.Row]:
+    return [replace(_row(name, 20.0, variant), pages_per_s=r) for r in rates]
 
 
 def _rendered_line(rows: list[bench.Row], runs: dict[str, list[bench.Row]]) -> str:
@@ -67,14 +67,25 @@ def test_the_rendered_row_is_the_median_of_paired_rounds_not_of_two_medians() ->
     # faster one: the two medians' ratio says 0.95x.
     runs = {"browsercrawl": _rendered("browsercrawl", (20.0, 30.0, 14.0)),
             bench.RAW_LOOP: _rendered(bench.RAW_LOOP, (19.0, 28.0, 21.0))}
-    median, each = bench.paired_rendered(runs)
+    median, each = bench.paired_pages(runs, "browsercrawl", bench.RAW_LOOP)
     assert each == [20 / 19, 30 / 28, 14 / 21] and median == 20 / 19
     rows = [bench.median_row(list(runs["browsercrawl"])), bench.median_row(list(runs[bench.RAW_LOOP]))]
     line = _rendered_line(rows, runs)
-    assert "paired rounds = 1.05x" in line and ": MET" in line and "medians 0.95x" in line
+    assert "paired rounds 1.05x" in line and ": MET" in line and "medians 0.95x" in line
     slower = dict(runs, browsercrawl=_rendered("browsercrawl", (18.0, 30.0, 14.0)))
     line = _rendered_line(rows, slower)
-    assert "paired rounds = 0.95x" in line and "NOT MET" in line
+    assert "paired rounds 0.95x" in line and "NOT MET" in line
+
+
+def test_the_http_row_is_judged_on_paired_rounds_too() -> None:
+    http = _rendered("browsercrawl-http", (1100.0, 1500.0, 1700.0), "html")
+    loop = _rendered(bench.AIOHTTP_LOOP, (2000.0, 3300.0, 3000.0), "html")
+    runs = {"browsercrawl-http": http, bench.AIOHTTP_LOOP: loop}
+    rows = [bench.median_row(list(http)), bench.median_row(list(loop))]
+    lines = bench.ratios(rows, (300, 900), runs)
+    line = next(x for x in lines if x.startswith("plain HTML: browsercrawl rendering=http"))
+    # rounds 0.55 / 0.45 / 0.57: the median round 0.55x; the rows' medians 1500 / 3000 = 0.50x
+    assert "paired rounds 0.55x" in line and "medians 0.50x" in line and ": MET" in line
 
 
 def test_a_pair_runs_its_own_rounds_and_the_other_rows_theirs() -> None:
@@ -84,7 +95,8 @@ def test_a_pair_runs_its_own_rounds_and_the_other_rows_theirs() -> None:
     assert bench.rounds_of(by_name[bench.RAW_LOOP], args) == 5
     assert bench.rounds_of(by_name[bench.AUTO_JSX], args) == 5
     assert bench.rounds_of(by_name["crawlee"], args) == 3
-    assert bench.rounds_of(by_name["aiohttp-lxml"], args) == 4
+    assert bench.rounds_of(by_name[bench.AIOHTTP_LOOP], args) == 5
+    assert bench.rounds_of(by_name["scrapy"], args) == 4
 
 
 def test_a_round_count_below_one_is_refused_in_one_line() -> None:
