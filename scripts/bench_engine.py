@@ -405,7 +405,7 @@ def paired(
     runs: dict[str, list[Row]], a: str, b: str, ratio: Callable[[Row, Row], float]
 ) -> tuple[float, list[float]] | None:
     """A pair's row (``PAIRS``): the median of each round's ``ratio(a's row, b's row)``, with every
-    round's ratio; None before a round of both. Rounds with a zero in the ratio are left out."""
+    round's ratio; None before a round of both. A round whose ratio would divide by zero is left out."""
     pairs = []
     for ra, rb in zip(runs.get(a, []), runs.get(b, []), strict=False):
         with contextlib.suppress(ZeroDivisionError):
@@ -426,6 +426,11 @@ def paired_pages(runs: dict[str, list[Row]], a: str, b: str) -> tuple[float, lis
     return paired(runs, a, b, lambda ra, rb: ra.pages_per_s / rb.pages_per_s)
 
 
+def rounds_note(each: list[float]) -> str:
+    """Every round's ratio of a pair, for its line (nothing for a single round)."""
+    return f" (rounds {'/'.join(f'{x:.2f}' for x in each)})" if len(each) > 1 else ""
+
+
 def paired_line(runs: dict[str, list[Row]], a: Row, b: Row) -> tuple[float, str]:
     """A pages/s pair's ratio (the paired rounds' median, else the rows') and how it was found."""
     medians = a.pages_per_s / b.pages_per_s
@@ -433,8 +438,8 @@ def paired_line(runs: dict[str, list[Row]], a: Row, b: Row) -> tuple[float, str]
     if not found:
         return medians, f"{medians:.2f}x"
     ratio, each = found
-    spread = f" (rounds {'/'.join(f'{x:.2f}' for x in each)})" if len(each) > 1 else ""
-    return ratio, f"median of the paired rounds {ratio:.2f}x{spread}; of the two rows' medians {medians:.2f}x"
+    return ratio, (f"median of the paired rounds {ratio:.2f}x{rounds_note(each)}; "
+                   f"of the two rows' medians {medians:.2f}x")
 
 
 def ratios(
@@ -493,10 +498,9 @@ def ratios(
         # needs rendering), so the window charges auto alone for a launch both pay.
         paired = paired_fallback(runs or {})
         whole, each = paired if paired else (p[1].wall_s / p[0].wall_s if p[0].wall_s else 0.0, [])
-        spread = f" (rounds {'/'.join(f'{x:.2f}' for x in each)})" if len(each) > 1 else ""
         out.append(
             f"JS site, JSON URLs not derived from the page: auto / browser over the whole run, median "
-            f"of the paired rounds = {whole:.2f}x{spread} (target >= 0.95, every item right): "
+            f"of the paired rounds = {whole:.2f}x{rounds_note(each)} (target >= 0.95, every item right): "
             f"{'MET' if whole >= 0.95 and right else 'NOT MET'}; pages/s over the crawl window, "
             f"where only auto's launch falls: {window:.2f}x"
         )
