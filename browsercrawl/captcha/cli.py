@@ -20,6 +20,11 @@ def _solver(profile: str | None):
     return CaptchaSolver.from_profile(profile)
 
 
+def _check_budget(budget: float) -> None:
+    if not 1 <= budget <= 86_400:
+        raise UserError(f"--budget {budget}: must be between 1 and 86400 seconds")
+
+
 def _start_from(value: str) -> Path | str | None:
     """``--from``: "base", "none" or an existing model file (checked before any training)."""
     if value in ("base", "none"):
@@ -131,8 +136,7 @@ def train(directory: Path, out: Path, kind: str, max_steps: int | None, epochs: 
 
     if out.is_dir():
         raise UserError(f"--out {out}: is a folder; give the model file to write")
-    if not 1 <= budget <= 86_400:
-        raise UserError(f"--budget {budget}: must be between 1 and 86400 seconds")
+    _check_budget(budget)
     if max_steps is not None and epochs is not None:
         raise UserError("--steps and --epochs: give one of them")
     if max_steps is not None and not 1 <= max_steps <= 100_000:
@@ -204,11 +208,25 @@ def tune(directory: Path, out: Path, name: str | None, holdout: float, budget: f
 @click.option("--min-len", type=click.IntRange(1, 64), default=None, help="with the base: shortest answer")
 @click.option("--max-len", type=click.IntRange(1, 64), default=None, help="with the base: longest answer")
 @click.option("--case", type=CASE_CHOICE, default=None, help="the site's case rule")
+@click.option("--self-train", is_flag=True,
+              help="also train the network on the answers it is sure of (needs torch); --out is then "
+                   "the model file to write")
+@click.option("--min-confidence", type=click.FloatRange(0, 1), default=None,
+              help="with --self-train: the confidence an answer needs to be trained on [default: 0.9]")
+@click.option("--budget", default=3600.0, show_default=True,
+              help="with --self-train: wall-clock safety net in seconds; a cut run says so and can --resume")
+@click.option("--steps", "max_steps", type=click.IntRange(1, 100_000), default=None,
+              help="with --self-train: at most this many batches of 32 [default: 800]")
+@click.option("--resume", is_flag=True, help="with --self-train: continue the run the --budget cap stopped")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="with --self-train: training threads")
 def fit(directory: Path, out: Path, profile: str | None, charset: str | None, min_len: int | None,
-        max_len: int | None, case: str | None) -> None:
-    """Choose the view a site's CAPTCHAs are read in from a folder of them; no labels needed.
+        max_len: int | None, case: str | None, self_train: bool, min_confidence: float | None, budget: float,
+        max_steps: int | None, resume: bool, threads: int | None) -> None:
+    """Fit the reader to a folder of a site's CAPTCHAs; no labels needed.
 
-    Writes a profile that reads them in the chosen view (see docs/captcha.md, "Views").
+    Writes a profile that reads them in the chosen view (see docs/captcha.md, "Views"); with
+    --self-train, a model trained on its own sure answers ("Self-training").
     """
     from browsercrawl.captcha import preprocess
     from browsercrawl.captcha.profile import Profile, base_profile
@@ -216,7 +234,12 @@ def fit(directory: Path, out: Path, profile: str | None, charset: str | None, mi
     from browsercrawl.captcha.views import fit_profile
 
     if out.is_dir():
-        raise UserError(f"--out {out}: is a folder; give the profile file to write")
+        what = "model" if self_train else "profile"
+        raise UserError(f"--out {out}: is a folder; give the {what} file to write")
+    if not self_train and (resume or any(v is not None for v in (min_confidence, threads, max_steps))):
+        raise UserError("--min-confidence/--steps/--resume/--threads: only with --self-train")
+    if self_train:
+        _check_budget(budget)
     if profile:
         prof = Profile.load(profile)
         if charset is not None or min_len is not None or max_len is not None:
@@ -229,6 +252,21 @@ def fit(directory: Path, out: Path, profile: str | None, charset: str | None, mi
     if case:
         prof.case = case
     images = [preprocess.decode_image(p.read_bytes()) for p in unlabelled_folder(directory)]
+    if self_train:
+        from browsercrawl.captcha.self_train import DEFAULT_MIN_CONFIDENCE, self_train_to_file
+        from browsercrawl.captcha.train import DEFAULT_CTC_STEPS, checkpoint_path, torch_available
+
+        if not torch_available():
+            raise UserError("--self-train: needs PyTorch (pip install 'browsercrawl[captcha-train]')")
+        if resume and not checkpoint_path(out).is_file():
+            raise UserError(f"--resume: no unfinished training at {checkpoint_path(out)}")
+        trained = self_train_to_file(prof, images, out, lambda m: click.echo(m, err=True),
+                                     min_confidence=DEFAULT_MIN_CONFIDENCE if min_confidence is None
+                                     else min_confidence, budget_s=budget, threads=threads, resume=resume,
+                                     max_steps=max_steps or DEFAULT_CTC_STEPS, where=str(directory))
+        click.echo(f"wrote {out} (ctc, self-trained on {directory}, charset {trained.charset!r}, "
+                   f"lengths {trained.min_len}-{trained.max_len}, case {trained.case})")
+        return
     fitted, choice = fit_profile(prof, images, profile or "base")
     fitted.save(out)
     click.echo(f"{directory}: read in {choice.describe()} -> {out}")

@@ -331,7 +331,7 @@ def train_to_file(
         meta, arrays, report = train_ctc_model(samples, steps, priors, budget_s, log, max_steps=max_steps,
                                                start=start, threads=threads, holdout=holdout,
                                                checkpoint=checkpoint_path(out), resume=resume)
-        _warn_if_cut(report, log, out)
+        warn_if_cut(report, log, out)
         if unlabelled and report.stopped_by != "wall-clock cap":
             extra = self_label(meta, arrays, priors, steps, unlabelled, min_confidence)
             if log:
@@ -347,7 +347,7 @@ def train_to_file(
                         self_labelled=extra)
                 finally:
                     tmp.unlink(missing_ok=True)
-                _warn_if_cut(report, log, out)
+                warn_if_cut(report, log, out)
         meta["training"] = {"steps": report.steps, "planned": report.planned, "stopped_by": report.stopped_by,
                             "held_exact": report.held_exact, "seconds": round(report.seconds, 1)}
     else:
@@ -360,7 +360,7 @@ def train_to_file(
     return prof
 
 
-def _warn_if_cut(report, log: Log | None, out: Path) -> None:
+def warn_if_cut(report, log: Log | None, out: Path) -> None:
     """Say loudly when the wall-clock cap, not the training, ended the run."""
     if report.stopped_by != "wall-clock cap":
         return
@@ -422,7 +422,7 @@ def tune(
                      else ctc_steps_for(train, priors, start, log))
         meta, arrays, report = train_ctc_model(train, ctc_steps, priors, ctc_budget_s, None,
                                                max_steps=max_steps, start=start, threads=threads)
-        _warn_if_cut(report, log, out_dir / f"{name}-ctc.npz")
+        warn_if_cut(report, log, out_dir / f"{name}-ctc.npz")
         rec = model_recogniser(meta, arrays, priors)
         prof = _profile(name, ctc_steps, {"kind": "ctc", "model": f"{name}-ctc.npz"}, priors)
         record("ctc", prof, rec, held)
