@@ -5,7 +5,8 @@ Usage:
     .venv/bin/python scripts/bench_captcha.py [--styles lined,confetti,arc,hollow,wave,grain]
         [--train 500] [--test 300] [--curve 50,100,250] [--extra-unlabelled 2000] [--extra-styles ...]
         [--load 10] [--loaded-styles ...]
-        [--steps 600] [--test-seed 2] [--zero-shot-only] [--ddddocr-python PATH] [--json OUT]
+        [--steps 600] [--test-seed 2] [--zero-shot-only | --no-labels-only] [--no-self-train]
+        [--ddddocr-python PATH] [--json OUT]
 
 For each style (scripts/bench/captcha_styles.py; fixed seeds: training images seed 1, test images
 seed 2 or ``--test-seed``) the same test images are read by:
@@ -18,6 +19,9 @@ seed 2 or ``--test-seed``) the same test images are read by:
                      range, case rule), no training;
 * base, fitted     - the same base with its view chosen (``captcha fit``, captcha/views.py) from the
                      style's training images read without their labels: still no label used;
+* self-trained     - no labels either: ``captcha fit --self-train`` on the training images and the
+                     ``--extra-unlabelled`` ones (seed 5), all unlabelled: the base trains on the
+                     answers it is sure of (captcha/self_train.py); skipped with ``--no-self-train``;
 * trained N        - one ``browsercrawl captcha train`` run (CTC fine-tuned from the base) on N
                      labelled images, then ``captcha eval --json``: the learning curve
                      (``--curve``) and the full ``--train`` set;
@@ -172,27 +176,44 @@ class LoadWatch:
         return f"{min(self.seen):.1f}-{max(self.seen):.1f}"
 
 
-def train_and_eval(style: str, folder: Path, test_dir: Path, model: Path, steps: int, log,
-                   extra: tuple[str, ...] = ()) -> dict:
-    """One ``captcha train`` run and one ``captcha eval --json``, both through the command line."""
-    cli = [sys.executable, "-m", "browsercrawl", "captcha"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+CLI = [sys.executable, "-m", "browsercrawl", "captcha"]
+CLI_ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def run_then_eval(style: str, tag: str, command: list[str], test_dir: Path, model: Path, log) -> dict:
+    """One ``browsercrawl captcha`` training command that writes ``model``, timed and with the load
+    watched, then ``captcha eval --json`` of that model on the test images."""
     t0 = time.monotonic()
     with LoadWatch() as watch:
-        r = subprocess.run([*cli, "train", str(folder), "--out", str(model), "--kind", "ctc",
-                            "--steps", str(steps), *extra], capture_output=True, text=True, env=env)
+        r = subprocess.run([*CLI, *command], capture_output=True, text=True, env=CLI_ENV)
     wall = time.monotonic() - t0
     if r.returncode != 0:
-        raise SystemExit(f"{style}: captcha train failed: {r.stderr.strip().splitlines()[-1:]}")
+        raise SystemExit(f"{style}: captcha {command[0]} failed: {r.stderr.strip().splitlines()[-1:]}")
+    said = ("trained:", "WARNING", "training on", "training view", "self-labelled", "reading in")
     for line in r.stderr.splitlines():
-        if line.startswith(("trained:", "WARNING", "training on", "training view", "self-labelled")):
-            log(f"{style} ({folder.name}): {line}")
-    ev = subprocess.run([*cli, "eval", str(test_dir), "--model", str(model), "--json"], capture_output=True,
-                        text=True, env=env, check=True)
+        if line.startswith(said):
+            log(f"{style} ({tag}): {line}")
+    ev = subprocess.run([*CLI, "eval", str(test_dir), "--model", str(model), "--json"], capture_output=True,
+                        text=True, env=CLI_ENV, check=True)
     score = json.loads(ev.stdout)
-    meta = _training_meta(model)
     return {"exact": score["exact"], "per_char": score["per_char"], "ms": score["ms_per_image"],
-            "wall_s": wall, "load": watch.text(), **meta}
+            "wall_s": wall, "load": watch.text(), **_training_meta(model)}
+
+
+def train_and_eval(style: str, folder: Path, test_dir: Path, model: Path, steps: int, log,
+                   extra: tuple[str, ...] = ()) -> dict:
+    """One ``captcha train`` run on a labelled folder, then its ``captcha eval``."""
+    return run_then_eval(style, folder.name, ["train", str(folder), "--out", str(model), "--kind", "ctc",
+                                              "--steps", str(steps), *extra], test_dir, model, log)
+
+
+def self_train_and_eval(style: str, unl_dir: Path, test_dir: Path, model: Path, facts: dict, log) -> dict:
+    """One ``captcha fit --self-train`` run on unlabelled images, told only the site's facts (as a
+    person would write them in a profile), then its ``captcha eval``."""
+    told = ["--charset", facts["charset"], "--min-len", str(facts["min_len"]), "--max-len",
+            str(facts["max_len"]), "--case", facts["case"]]
+    command = ["fit", str(unl_dir), "--out", str(model), "--self-train", *told]
+    return run_then_eval(style, "no labels", command, test_dir, model, log)
 
 
 def _training_meta(model: Path) -> dict:
@@ -236,6 +257,11 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=None, help="captcha train --steps (default: its own)")
     ap.add_argument("--test-seed", type=int, default=2, help="seed of the test images (training: 1)")
     ap.add_argument("--zero-shot-only", action="store_true", help="no training: ddddocr and the base only")
+    ap.add_argument("--self-train", action=argparse.BooleanOptionalAction, default=True,
+                    help="the base self-trained on the training and extra images, unlabelled (captcha fit "
+                         "--self-train)")
+    ap.add_argument("--no-labels-only", action="store_true",
+                    help="no labelled training: ddddocr, the base, and the base self-trained")
     ap.add_argument("--ddddocr-python", default=None)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
@@ -276,6 +302,17 @@ def main() -> int:
             if args.zero_shot_only:
                 results[style] = row
                 continue
+            extra = styles.generate(style, Path(tmp, style, "extra"), args.extra_unlabelled, seed=5)
+            if args.self_train:
+                unl = unlabelled_copy([(p, "") for p in sorted(train_dir.iterdir())] + extra,
+                                      Path(tmp, style, "no-labels"))
+                model = Path(tmp, f"{style}-no-labels.npz")
+                row["self_trained"] = self_train_and_eval(style, unl, test_dir, model, facts, log)
+                log(f"{style}: no labels, self-trained on {args.train + len(extra)} images -> "
+                    f"{row['self_trained']['exact']:.1%} (load {row['self_trained']['load']})")
+            if args.no_labels_only:
+                results[style] = row
+                continue
             for n in (curve if style in curve_styles else []):
                 if n < args.train:
                     folder = subset(train_dir, Path(tmp, style, f"train{n}"), n)
@@ -296,8 +333,7 @@ def main() -> int:
             got = row["trained"]
             log(f"{style}: {args.train} labels -> {got['exact']:.1%} (load {got['load']})")
             if args.extra_unlabelled and style in extra_styles:
-                unl = unlabelled_copy(styles.generate(style, Path(tmp, style, "extra"), args.extra_unlabelled,
-                                                      seed=5), Path(tmp, style, "extra-unlabelled"))
+                unl = unlabelled_copy(extra, Path(tmp, style, "extra-unlabelled"))
                 row["extra"] = train_and_eval(style, train_dir, test_dir, Path(tmp, f"{style}-extra.npz"),
                                               steps, log, ("--unlabelled", str(unl)))
                 log(f"{style}: {args.train} labels + {args.extra_unlabelled} unlabelled -> "
@@ -329,17 +365,21 @@ def _run(d: dict | None) -> str:
 
 
 def print_tables(results: dict[str, dict], args, have_dddd: bool) -> None:
-    print("| style | case | ddddocr | base, zero-shot | base, fitted (no labels) | trained, "
+    print("| style | case | ddddocr | base, zero-shot | base, fitted (no labels) | base, self-trained on "
+          + str(args.train + args.extra_unlabelled) + " unlabelled | trained, "
           + str(args.train) + " labels | per-char | trained, " + str(args.train) + " labels + "
           + str(args.extra_unlabelled) + " unlabelled | trained, + " + str(args.load)
           + " busy processes | base ms | targets |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for style, r in results.items():
         d = r.get("ddddocr")
         met = []
         if d is not None:
             best = max(r["base"]["exact"], r["fitted"]["exact"])
             met.append("zero-shot >= ddddocr" if best >= d["exact"] else "zero-shot < ddddocr")
+            if "self_trained" in r:
+                ok = r["self_trained"]["exact"] >= d["exact"]
+                met.append(f"no labels, self-trained {'>=' if ok else '<'} ddddocr")
             want = 0.95 if style == "lined" else d["exact"] + 0.20
             for key in ("trained", "extra", "loaded"):
                 if key in r:
@@ -347,7 +387,8 @@ def print_tables(results: dict[str, dict], args, have_dddd: bool) -> None:
                     met.append(f"{key} {'>=' if ok else '<'} {want:.0%}")
         dddd = _pct(d) if have_dddd else "skipped"
         print(f"| {style} | {r['facts']['case']} | {dddd} | {_pct(r['base'])} | {_pct(r['fitted'])} | "
-              f"{_run(r.get('trained'))} | {_pct(r.get('trained'), 'per_char')} | {_run(r.get('extra'))} | "
+              f"{_run(r.get('self_trained'))} | {_run(r.get('trained'))} | "
+              f"{_pct(r.get('trained'), 'per_char')} | {_run(r.get('extra'))} | "
               f"{_run(r.get('loaded'))} | "
               f"{r['base']['ms']:.1f} | {'; '.join(met)} |")
     print("\nViews chosen from the training images without their labels (captcha fit):\n")
