@@ -1,4 +1,4 @@
-"""A site model from unlabelled CAPTCHAs (captcha/self_train.py, ``captcha fit --self-train``):
+"""A site model from unlabelled CAPTCHAs (captcha/sure.py, self_train.py, ``captcha fit --self-train``):
 the base's sure answers are right far more often than its average answer, they are what the
 network trains on, and the command writes a model ``captcha eval`` reads."""
 
@@ -14,12 +14,8 @@ import pytest
 from browsercrawl.captcha import preprocess
 from browsercrawl.captcha.profile import base_profile, read_model
 from browsercrawl.captcha.samples import load_labelled_folder
-from browsercrawl.captcha.self_train import (
-    character_thresholds,
-    in_charset,
-    self_train_to_file,
-    sure_answers,
-)
+from browsercrawl.captcha.self_train import self_train_to_file
+from browsercrawl.captcha.sure import character_thresholds, in_charset, sure_answers
 from browsercrawl.captcha.views import fit_profile
 from browsercrawl.errors import UserError
 from scripts.bench import captcha_styles as styles
@@ -67,8 +63,9 @@ def test_a_character_rarely_read_surely_gets_its_own_threshold() -> None:
 def test_sure_answers_are_right_more_often_than_the_rest(folder) -> None:
     truth = pairs(folder)
     fitted, _ = fit_profile(base_profile(**styles.profile_facts(STYLE)), [img for img, _ in truth])
-    everything = sure_answers(fitted, [img for img, _ in truth], 0.0)
-    sure = sure_answers(fitted, [img for img, _ in truth], 0.8)
+    rec, imgs = fitted.build(), [img for img, _ in truth]
+    everything = sure_answers(rec, fitted.steps, fitted.priors, imgs, 0.0)
+    sure = sure_answers(rec, fitted.steps, fitted.priors, imgs, 0.8)
     label_of = {id(img): lab for img, lab in truth}
 
     def right(s) -> float:
@@ -105,8 +102,8 @@ def test_too_few_sure_answers_are_refused(folder, tmp_path) -> None:
 
 def test_fit_self_train_command_writes_a_model_eval_reads(folder, tmp_path) -> None:
     model = tmp_path / "site-model"  # any name, as captcha train takes
-    r = subprocess.run([BIN, "captcha", "fit", str(folder), "--out", str(model), *facts_args(), "--self-train",
-                        "--min-confidence", "0.5", "--steps", "2", "--threads", "1"],
+    r = subprocess.run([BIN, "captcha", "fit", str(folder), "--out", str(model), *facts_args(),
+                        "--self-train", "--min-confidence", "0.5", "--steps", "2", "--threads", "1"],
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
     assert "self-labelled: " in r.stderr and f"wrote {model} (ctc, self-trained" in r.stdout

@@ -49,6 +49,10 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     # ... and weighs its characters by how often the site draws them (300 upper-case images).
     assert cap["base_fitted_weights"] == "character weights fitted to 300 images", cap
     assert "CAPTCHA base model with no labels" in res.stdout
+    # ... and, still with no labels, trained for a short run on the answers it was sure of.
+    assert cap["self_trained_images"] == 300 and 50 <= cap["self_trained_sure"] <= 300, cap
+    assert cap["self_trained_exact"] >= 0.9, cap
+    assert "CAPTCHA base self-trained on its" in res.stdout
     answered = com["session"]["captchas_answered"] + soc["session"]["captchas_answered"]
     accepted = com["session"]["captchas_accepted"] + soc["session"]["captchas_accepted"]
     # Every login ended accepted; of the few images answered (about ten), most were read right. A

@@ -30,13 +30,13 @@ from browsercrawl.captcha.recognise import (
     char_features,
     train_mlp,
 )
+from browsercrawl.captcha.sure import Samples, SureAnswers, sure_answers
 from browsercrawl.captcha.threads import single_threaded
 from browsercrawl.captcha.views import MIN_IMAGES as MIN_VIEW_IMAGES
 from browsercrawl.captcha.views import choose_view_by_labels, fit_profile
 from browsercrawl.errors import UserError
 
 Log = Callable[[str], None]
-Samples = list[tuple[np.ndarray, str]]  # decoded BGR image, label
 
 def _s(name: str, **params: Any) -> dict[str, Any]:
     return {"step": name, **params}
@@ -279,22 +279,16 @@ def train_ctc_model(
 
 def self_label(meta: dict[str, Any], arrays: dict[str, np.ndarray], priors: Priors,
                steps: list[dict[str, Any]], images: list[np.ndarray],
-               min_confidence: float) -> Samples:
-    """Unlabelled images the model reads with at least ``min_confidence``, labelled with its answer.
+               min_confidence: float) -> SureAnswers:
+    """Unlabelled images the trained model reads surely (:func:`sure.sure_answers`), labelled with
+    its answer.
 
-    Only answers of a length the site uses count. These join the labelled images for another
-    round of training (self-training): a sure answer is right far more often than the model's
-    average one, and each is another example of the style; the held-back split stays labelled
-    by a person, so early stopping still judges against the truth.
+    These join the labelled images for another round of training (self-training): a sure answer
+    is right far more often than the model's average one, and each is another example of the
+    style; the held-back split stays labelled by a person, so early stopping still judges
+    against the truth.
     """
-    rec = model_recogniser(meta, arrays, priors)
-    out = []
-    for img in images:
-        with single_threaded():
-            text, conf = rec.recognise(preprocess.apply(img, steps))
-        if conf >= min_confidence and text and priors.min_len <= len(text) <= priors.max_len:
-            out.append((img, text))
-    return out
+    return sure_answers(model_recogniser(meta, arrays, priors), steps, priors, images, min_confidence)
 
 
 def split(samples: Samples, holdout: float, seed: int = 0) -> tuple[Samples, Samples]:
@@ -333,10 +327,10 @@ def train_to_file(
                                                checkpoint=checkpoint_path(out), resume=resume)
         warn_if_cut(report, log, out)
         if unlabelled and report.stopped_by != "wall-clock cap":
-            extra = self_label(meta, arrays, priors, steps, unlabelled, min_confidence)
+            sure = self_label(meta, arrays, priors, steps, unlabelled, min_confidence)
+            extra = sure.samples
             if log:
-                log(f"self-labelled {len(extra)} of {len(unlabelled)} unlabelled images "
-                    f"(confidence >= {min_confidence:g}); training again on {len(samples) + len(extra)}")
+                log(f"self-labelled {sure.describe()}; training again on {len(samples) + len(extra)}")
             if extra:
                 tmp = out.with_name(out.name + ".round1")
                 write_model(tmp, meta, arrays)
