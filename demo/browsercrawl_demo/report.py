@@ -71,6 +71,12 @@ def print_report(report: dict[str, Any]) -> None:
             f"{cap.get('base_fitted_weights', 'no character weights')}) exact on {cap.get('heldout_images')} "
             "held-out images",
         )
+    if cap.get("self_trained_exact") is not None:
+        table.add_row(
+            f"CAPTCHA base self-trained on its {cap['self_trained_sure']} sure answers of "
+            f"{cap['self_trained_images']} images, no labels ({cap['self_trained_seconds']} s)",
+            f"{cap['self_trained_exact']} exact on {cap.get('heldout_images')} held-out images",
+        )
     answered = sum((p.get("session") or {}).get("captchas_answered") or 0 for p in (com, soc))
     accepted = sum((p.get("session") or {}).get("captchas_accepted") or 0 for p in (com, soc))
     table.add_row("CAPTCHA answers the site accepted during the crawls", _ratio(accepted, answered))
