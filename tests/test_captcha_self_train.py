@@ -14,7 +14,7 @@ import pytest
 from browsercrawl.captcha import preprocess
 from browsercrawl.captcha.profile import base_profile, read_model
 from browsercrawl.captcha.samples import load_labelled_folder
-from browsercrawl.captcha.self_train import self_train_to_file
+from browsercrawl.captcha.self_train import in_stored_case, self_train_to_file
 from browsercrawl.captcha.sure import character_thresholds, in_charset, sure_answers
 from browsercrawl.captcha.views import fit_profile
 from browsercrawl.errors import UserError
@@ -46,6 +46,18 @@ def test_answers_take_the_sites_case() -> None:
     assert in_charset("abc", "ABC") == "ABC"
     assert in_charset("aB", "aBb") == "aB"  # both cases are the site's: kept as read
     assert in_charset("xY", "") == "xY"
+
+
+def test_an_insensitive_site_is_labelled_in_its_stored_case() -> None:
+    """The decoder folds a letter's two cases only for a one-case site: a site that accepts any
+    case but stores lower case is read as lower case while labelling, so the confidence of an
+    answer is not split between ``a`` and ``A``."""
+    lower = base_profile("abc2", 4, 5, "insensitive")
+    assert in_stored_case(lower).case == "lower" and lower.case == "insensitive"
+    assert in_stored_case(base_profile("ABC2", 4, 5, "insensitive")).case == "upper"
+    for kept in (base_profile("aBc", 4, 5, "insensitive"), base_profile("123", 4, 5, "insensitive"),
+                 base_profile("abc", 4, 5, "sensitive"), base_profile("", 4, 5, "insensitive")):
+        assert in_stored_case(kept) is kept
 
 
 def test_a_character_rarely_read_surely_gets_its_own_threshold() -> None:
