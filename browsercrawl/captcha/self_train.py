@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from browsercrawl.captcha.profile import BUILTIN_BASE, Profile, write_model
+from browsercrawl.captcha.profile import BUILTIN_BASE, Profile
 from browsercrawl.captcha.recognise import Priors
 from browsercrawl.captcha.sure import sure_answers
 from browsercrawl.captcha.train import (
@@ -40,7 +40,9 @@ from browsercrawl.captcha.train import (
     StartFrom,
     checkpoint_path,
     train_ctc_model,
+    training_record,
     warn_if_cut,
+    write_trained,
 )
 from browsercrawl.captcha.views import fit_profile
 from browsercrawl.errors import UserError
@@ -100,13 +102,8 @@ def self_train_to_file(
                                            start=start, threads=threads, checkpoint=checkpoint_path(out),
                                            resume=resume)
     warn_if_cut(report, log, out)
-    meta["training"] = {"steps": report.steps, "planned": report.planned, "stopped_by": report.stopped_by,
-                        "held_exact": report.held_exact, "seconds": round(report.seconds, 1),
-                        "self_trained": {"images": sure.n, "sure": len(sure.samples),
-                                         "min_confidence": min_confidence, "view": choice.view}}
+    meta["training"] = training_record(report, self_trained={
+        "images": sure.n, "sure": len(sure.samples), "min_confidence": min_confidence, "view": choice.view})
     prof = Profile(profile.name, steps, {"kind": "ctc", "model": out.name}, priors.charset, priors.min_len,
                    priors.max_len, priors.case)
-    meta["profile"] = prof.to_json()
-    write_model(out, meta, arrays)
-    prof.base_dir = out.parent
-    return prof
+    return write_trained(out, meta, arrays, prof)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -35,6 +35,9 @@ from browsercrawl.captcha.threads import single_threaded
 from browsercrawl.captcha.views import MIN_IMAGES as MIN_VIEW_IMAGES
 from browsercrawl.captcha.views import choose_view_by_labels, fit_profile
 from browsercrawl.errors import UserError
+
+if TYPE_CHECKING:  # the torch side of training; loaded only when a run starts (train_ctc_model)
+    from browsercrawl.captcha.ctc_train import TrainReport
 
 Log = Callable[[str], None]
 
@@ -305,6 +308,22 @@ def _profile(name: str, steps, recogniser, priors: Priors) -> Profile:
                    priors.case)
 
 
+def training_record(report: TrainReport, **extra: Any) -> dict[str, Any]:
+    """What a model's meta says about the run that made it: enough to tell a finished run from
+    one the clock cut, and how the held-back split read at the end."""
+    return {"steps": report.steps, "planned": report.planned, "stopped_by": report.stopped_by,
+            "held_exact": report.held_exact, "seconds": round(report.seconds, 1), **extra}
+
+
+def write_trained(out: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray], prof: Profile) -> Profile:
+    """Write a trained model whose meta carries the profile that reads it, so the model file alone
+    is a working ``--profile``; returns that profile, resolved next to the file."""
+    meta["profile"] = prof.to_json()
+    write_model(out, meta, arrays)
+    prof.base_dir = out.parent
+    return prof
+
+
 def train_to_file(
     samples: Samples, out: Path, kind: str, budget_s: float | None, log: Log | None,
     steps: list[dict[str, Any]] | None = None, segmentation: str = "components", name: str | None = None,
@@ -342,16 +361,12 @@ def train_to_file(
                 finally:
                     tmp.unlink(missing_ok=True)
                 warn_if_cut(report, log, out)
-        meta["training"] = {"steps": report.steps, "planned": report.planned, "stopped_by": report.stopped_by,
-                            "held_exact": report.held_exact, "seconds": round(report.seconds, 1)}
+        meta["training"] = training_record(report)
     else:
         steps = steps or CHAR_VARIANTS[0][1]
         meta, arrays = train_chars(samples, steps, segmentation, priors)
     prof = _profile(name or out.stem, steps, {"kind": kind, "model": out.name}, priors)
-    meta["profile"] = prof.to_json()
-    write_model(out, meta, arrays)
-    prof.base_dir = out.parent
-    return prof
+    return write_trained(out, meta, arrays, prof)
 
 
 def warn_if_cut(report, log: Log | None, out: Path) -> None:
