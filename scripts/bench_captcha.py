@@ -380,11 +380,13 @@ def print_tables(results: dict[str, dict], args, have_dddd: bool) -> None:
             if "self_trained" in r:
                 ok = r["self_trained"]["exact"] >= d["exact"]
                 met.append(f"no labels, self-trained {'>=' if ok else '<'} ddddocr")
-            want = 0.95 if style == "lined" else d["exact"] + 0.20
+            # Rounded: rates are counts over the test set, and 0.765 + 0.20 is 0.9650000000000001 in floats,
+            # which 193 of 200 right would miss.
+            want = round(0.95 if style == "lined" else d["exact"] + 0.20, 6)
             for key in ("trained", "extra", "loaded"):
                 if key in r:
                     ok = r[key]["exact"] >= want
-                    met.append(f"{key} {'>=' if ok else '<'} {want:.0%}")
+                    met.append(f"{key} {'>=' if ok else '<'} {want:.1%}")
         dddd = _pct(d) if have_dddd else "skipped"
         print(f"| {style} | {r['facts']['case']} | {dddd} | {_pct(r['base'])} | {_pct(r['fitted'])} | "
               f"{_run(r.get('self_trained'))} | {_run(r.get('trained'))} | "
