@@ -266,6 +266,11 @@ def main() -> int:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     names = args.styles.split(",")
+    for name in names:
+        if name not in styles.STYLES:
+            ap.error(f"--styles: unknown style {name!r}; known: {', '.join(styles.STYLES)}")
+        if why := styles.missing_font(name):
+            ap.error(f"--styles: {why}")
     curve = [int(x) for x in args.curve.split(",") if x]
     curve_styles = args.curve_styles.split(",") if args.curve_styles else names
     loaded_styles = args.loaded_styles.split(",") if args.loaded_styles else names

@@ -46,3 +46,14 @@ def test_a_target_met_exactly_counts_as_met(capsys) -> None:
                          "trained": run(193 / 200), "extra": run(192 / 200)})
     line = next(s for s in out.splitlines() if s.startswith("| wave |"))
     assert "trained >= 96.5%" in line and "extra < 96.5%" in line
+
+
+def test_a_style_whose_font_is_missing_is_named_with_the_package_to_install(monkeypatch) -> None:
+    """Without its font a style falls back to Pillow's own and would measure another style."""
+    from scripts.bench import captcha_styles as styles
+
+    assert all(name in styles.FONT_PACKAGES for name in styles.FONT_FILES)
+    monkeypatch.setitem(styles.FONT_FILES, "ticket", "/nonexistent/B612-Bold.otf")
+    assert styles.missing_font("ticket") == ("style ticket draws with /nonexistent/B612-Bold.otf, which is "
+                                             "missing: apt-get install fonts-b612")
+    assert styles.missing_font("demo") is None  # not drawn with a system font

@@ -1,7 +1,7 @@
 """CAPTCHA styles the benchmark and the tests measure the solver on (not part of the product).
 
 Real sites' CAPTCHAs cannot be shipped with the repository, so the pipeline is measured on images
-from generators written here (six styles, each its own drawing code, not one generator with other
+from generators written here (eight styles, each its own drawing code, not one generator with other
 seeds), plus two from elsewhere: the ``captcha`` package's ImageCaptcha and the demo site's own.
 Every set is reproducible from its seed, so numbers can be compared across runs.
 
@@ -44,7 +44,28 @@ FONT_FILES = {
     "hollow": DEJAVU + "DejaVuSerif-Bold.ttf",
     "wave": LIBERATION + "LiberationMono-Bold.ttf",
     "grain": DEJAVU + "DejaVuSansCondensed-Bold.ttf",
+    # Two styles written after the base of 2026-11-24, in fonts no pretraining run had on its
+    # machine then (Debian's fonts-b612 and fonts-dosis): a check of the family held out twice.
+    "ticket": "/usr/share/fonts/opentype/b612/B612-Bold.otf",
+    "bubble": "/usr/share/fonts/opentype/dosis/Dosis-Bold.otf",
 }
+
+
+# The Debian package each style's font comes from (DejaVu and Liberation come with the machine).
+FONT_PACKAGES = {"lined": "fonts-dejavu-core", "confetti": "fonts-liberation", "arc": "fonts-liberation",
+                 "hollow": "fonts-dejavu-core", "wave": "fonts-liberation", "grain": "fonts-dejavu-extra",
+                 "ticket": "fonts-b612", "bubble": "fonts-dosis"}
+
+
+def missing_font(name: str) -> str | None:
+    """Why style ``name`` cannot be drawn as written (its font file is missing), or None.
+
+    Without its font a style would silently fall back to Pillow's own and measure another style.
+    """
+    path = FONT_FILES.get(name)
+    if path is None or Path(path).exists():
+        return None
+    return f"style {name} draws with {path}, which is missing: apt-get install {FONT_PACKAGES[name]}"
 
 
 @lru_cache(maxsize=64)
@@ -244,6 +265,63 @@ def render_grain(text: str, rng: random.Random) -> bytes:
     return _png(Image.open(io.BytesIO(buf.getvalue())).convert("L"))
 
 
+# -- ticket: one string, perturbed rows, arcs in the ink (Securimage-like); case-sensitive -------------
+def render_ticket(text: str, rng: random.Random) -> bytes:
+    """A case-sensitive code drawn as one string in one dark colour (the font's own spacing and
+    baseline), its rows shifted by a sine, crossed by three curves of the same ink and width as
+    the strokes, and sprinkled with specks of it: the lines can only be told from the glyphs by
+    their shape."""
+    w, h = 27 * len(text) + 36, 62
+    img = Image.new("RGB", (w, h), _rgb(rng, 228, 255))
+    draw = ImageDraw.Draw(img)
+    ink = _rgb(rng, 15, 95)
+    fnt = font(FONT_FILES["ticket"], 36)
+    draw.text((18 + rng.randint(-4, 4), h / 2 + rng.randint(-4, 4)), text, font=fnt, fill=ink, anchor="lm")
+    arr = np.asarray(img)
+    amp, per, ph = rng.uniform(1.5, 3.0), rng.uniform(18, 30), rng.uniform(0, 6.3)
+    shift = (amp * np.sin(2 * np.pi * np.arange(h) / per + ph)).round().astype(int)
+    arr = np.stack([np.roll(arr[y], shift[y], axis=0) for y in range(h)])
+    img = Image.fromarray(arr, "RGB")
+    draw = ImageDraw.Draw(img)
+    for _ in range(3):
+        y0, y1, ym = rng.uniform(10, h - 10), rng.uniform(10, h - 10), rng.uniform(-10, h + 10)
+        pts = []
+        for i in range(41):  # a quadratic curve across the image
+            t = i / 40
+            pts.append((t * w, (1 - t) ** 2 * y0 + 2 * t * (1 - t) * ym + t * t * y1))
+        draw.line(pts, fill=ink, width=rng.choice((2, 3)))
+    for _ in range(w * h // 60):
+        draw.point((rng.randrange(w), rng.randrange(h)), fill=ink)
+    return _png(img)
+
+
+# -- bubble: rounded glyphs of many colours among rings; case-insensitive ---------------------------
+def render_bubble(text: str, rng: random.Random) -> bytes:
+    """Rounded condensed glyphs, each its own mid-dark colour and tilt, crowded so they touch,
+    over rings and discs of pale colours and a light blur; the site accepts any case (letters are
+    drawn in either)."""
+    w, h = 30 * len(text) + 40, 58
+    img = Image.new("RGB", (w, h), _rgb(rng, 230, 255))
+    draw = ImageDraw.Draw(img)
+    for _ in range(rng.randint(12, 20)):
+        x, y, r = rng.randrange(w), rng.randrange(h), rng.randint(5, 22)
+        colour = _saturated(rng, rng.uniform(0.75, 0.95))
+        if rng.random() < 0.5:
+            draw.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=rng.randint(1, 3))
+        else:
+            pale = tuple(int(c + (255 - c) * 0.6) for c in colour)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=pale)
+    fnt = font(FONT_FILES["bubble"], 44)
+    x = 12 + rng.randint(-3, 3)
+    for ch in text:
+        ch = ch.upper() if rng.random() < 0.5 else ch.lower()
+        tile = _glyph(ch, fnt, (*_saturated(rng, rng.uniform(0.35, 0.6)), 255))
+        tile = tile.rotate(rng.uniform(-25, 25), resample=Image.Resampling.BICUBIC, expand=True)
+        img.paste(tile, (x, max(0, (h - tile.height) // 2 + rng.randint(-4, 4))), tile)
+        x += max(8, tile.width - rng.randint(5, 9))
+    return _png(img.filter(ImageFilter.GaussianBlur(0.5)))
+
+
 # -- from elsewhere ------------------------------------------------------------------------------------
 def render_imagecaptcha(text: str, rng: random.Random) -> bytes:
     """The ``captcha`` package's ImageCaptcha with its defaults (it draws from ``random``)."""
@@ -287,6 +365,8 @@ STYLES: dict[str, Style] = {
     "hollow": Style(render_hollow, ALNUM_UPPER, (4, 5), "upper"),
     "wave": Style(render_wave, LOWER_DIGITS, (5, 7), "lower"),
     "grain": Style(render_grain, string.digits + "ABCDEFHKMNPRSTX", (6, 8), "upper"),
+    "ticket": Style(render_ticket, "ABCDEFGHKLMNPRSTUVWYZabcdeghkmnprsuvwyz23456789", (6, 6), "sensitive"),
+    "bubble": Style(render_bubble, "abdefhkmnprtuvwxy2345678", (4, 5), "insensitive"),
     "imagecaptcha": Style(render_imagecaptcha, ALNUM_UPPER, (4, 6), "upper", own=False),
     "demo": Style(render_demo, "", (5, 5), "upper", own=False),
 }
