@@ -20,6 +20,7 @@ checkpoint to ``--out`` every ``--save-every`` steps, so a long run can be stopp
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing as mp
 import random
 import sys
@@ -32,9 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench.captcha_styles import FONT_FILES  # noqa: E402
+from bench.captcha_styles import held_out_font_files  # noqa: E402
 
 from browsercrawl.captcha import ctc, ctc_train, preprocess, synth  # noqa: E402
+from browsercrawl.captcha.ctc_train import init_state  # noqa: E402
 from browsercrawl.captcha.profile import write_model  # noqa: E402
 
 DEFAULT_OUT = ROOT / "browsercrawl" / "captcha" / "models" / "base-ctc.npz"
@@ -138,6 +140,74 @@ def average_models(a: Path, b: Path, out: Path, note: str | None = None) -> None
     write_model(out, meta, mean)
 
 
+def grow(torch, net, new_arch: ctc.Arch, old_params: dict[str, np.ndarray], old_arch: ctc.Arch,
+         from_charset: str, charset: str, probe) -> list[str]:
+    """Start a deeper network from a trained one; returns the blocks that start as identities.
+
+    Why: a larger network learns the family better (the base's training and held-out losses
+    are alike: it underfits), but training one from scratch costs days on two cores. The trained
+    blocks are copied in order; every block of the new architecture with no counterpart (as
+    many channels out as in, no pooling) starts as an identity: a centred one-hot kernel, then a
+    batch-norm whose scale and shift are the measured spread and mean of its input, so the
+    grown network at first computes what the old one did, and training takes it from there.
+    ``probe()`` returns a batch of inputs to measure those statistics on.
+    """
+    state = net.state_dict()
+    inserted: list[tuple[str, str, int]] = []  # (conv weight name, bn prefix, channels)
+
+    def place(kind: str, new_blocks, old_blocks, stride: int) -> None:
+        j = 0
+        for i, spec in enumerate(new_blocks):
+            conv, bn = f"{kind}.{stride * i}", f"{kind}.{stride * i + 1}"
+            if j < len(old_blocks) and spec == old_blocks[j]:
+                oconv, obn = f"{kind}.{stride * j}", f"{kind}.{stride * j + 1}"
+                for suffix in ("weight",):
+                    state[f"{conv}.{suffix}"] = torch.from_numpy(old_params[f"{oconv}.{suffix}"])
+                for suffix in ("weight", "bias", "running_mean", "running_var"):
+                    state[f"{bn}.{suffix}"] = torch.from_numpy(old_params[f"{obn}.{suffix}"])
+                j += 1
+                continue
+            w = state[f"{conv}.weight"]
+            if w.shape[0] != w.shape[1] or (kind == "body" and tuple(spec[1]) != (1, 1)):
+                raise SystemExit(f"pretrain_captcha: block {kind} {i} {spec} is neither in the old network "
+                                 "nor an identity (same channels in and out, no pooling)")
+            eye = torch.zeros_like(w)
+            centre = tuple(d // 2 for d in w.shape[2:])
+            for c in range(w.shape[0]):
+                eye[(c, c, *centre)] = 1.0
+            state[f"{conv}.weight"] = eye
+            inserted.append((f"{kind}.{stride * i + 1}", kind, w.shape[0]))
+        if j != len(old_blocks):
+            raise SystemExit(f"pretrain_captcha: the new {kind} blocks do not contain the old ones in order")
+
+    place("body", [(o, tuple(p)) for o, p in new_arch.convs], [(o, tuple(p)) for o, p in old_arch.convs], 4)
+    place("seq", list(new_arch.seq), list(old_arch.seq), 3)
+    if new_arch.rows != old_arch.rows or new_arch.k != old_arch.k:
+        raise SystemExit("pretrain_captcha: the grown network must keep the rows and the 1-D kernel")
+    net.load_state_dict(state)
+    init_state(net, {k: v for k, v in old_params.items() if k.startswith("head.")} | {
+        k: v.detach().numpy() for k, v in net.state_dict().items() if not k.startswith("head.")},
+        from_charset, charset)
+    modules = dict(net.named_modules())
+    for bn_name, _, _ in inserted:  # in order: each measured with the ones before it in place
+        bn = modules[bn_name]
+        seen: dict[str, object] = {}
+        hook = bn.register_forward_hook(lambda m, inp, out, seen=seen: seen.__setitem__("x", inp[0].detach()))
+        net.eval()
+        with torch.no_grad():
+            net(probe())
+        hook.remove()
+        x = seen["x"]
+        dims = [d for d in range(x.ndim) if d != 1]
+        mean, var = x.mean(dim=dims), x.var(dim=dims, correction=0)
+        with torch.no_grad():
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(mean)
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+    return [name for name, _, _ in inserted]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--images", type=int, default=200_000)
@@ -152,6 +222,9 @@ def main() -> int:
     ap.add_argument("--save-every", type=int, default=1000)
     ap.add_argument("--log-every", type=int, default=100)
     ap.add_argument("--init", type=Path, help="continue from this model file")
+    ap.add_argument("--arch", default=None,
+                    help="the network's architecture as JSON (ctc.Arch); with --init of a smaller one, the "
+                         "network is grown from it (see grow())")
     ap.add_argument("--average", type=Path, nargs=2, metavar=("A", "B"),
                     help="write the mean of two models of one architecture to --out and stop (no training)")
     ap.add_argument("--note", default=None, help="with --average: the history line kept in the model's meta")
@@ -164,7 +237,7 @@ def main() -> int:
 
     from browsercrawl.captcha.profile import read_model
 
-    fonts = synth.fonts_in(exclude=FONT_FILES.values())  # the benchmark styles' fonts stay unseen
+    fonts = synth.fonts_in(exclude=held_out_font_files())  # the benchmark styles' fonts stay unseen
     if len(fonts) < 5:
         print(f"only {len(fonts)} usable fonts under /usr/share/fonts; install more (docs/captcha.md)",
               file=sys.stderr)
@@ -192,15 +265,25 @@ def main() -> int:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    net = ctc_train.build_net(ctc.DEFAULT_ARCH, len(charset) + 1)
+    arch = ctc.Arch.from_json(json.loads(args.arch)) if args.arch else ctc.DEFAULT_ARCH
+    net = ctc_train.build_net(arch, len(charset) + 1)
     if args.init:
         meta, arrays = read_model(args.init)
-        ctc_train.init_state(net, ctc.split_params(arrays), meta["charset"], charset)
+        old_arch = ctc.Arch.from_json(meta["arch"])
+        if old_arch == arch:
+            ctc_train.init_state(net, ctc.split_params(arrays), meta["charset"], charset)
+        else:
+            def probe():
+                w = widths[-1] if len(widths) < 3 else widths[len(widths) // 2]
+                return standardise(torch, tensors[w][:256][:, None])
+            grown = grow(torch, net, arch, ctc.split_params(arrays), old_arch, meta["charset"], charset,
+                         probe)
+            print(f"grown from {args.init}: {', '.join(grown)} start as identities", file=sys.stderr)
     started = time.monotonic()
 
     def save(tag: str) -> None:
         acc = accuracy(net, held, charset)
-        meta = ctc.model_meta(charset, 0, ctc.DEFAULT_ARCH, fonts=len(fonts), images=args.images,
+        meta = ctc.model_meta(charset, 0, arch, fonts=len(fonts), images=args.images,
                               synthetic_exact=round(acc, 4))
         meta["profile"] = {"name": "base", "steps": [{"step": "grayscale"}],
                            "recogniser": {"kind": "ctc", "model": args.out.name},

@@ -87,7 +87,25 @@ def test_benchmark_styles_stay_out_of_the_pretraining_family(tmp_path) -> None:
     assert not any("bench" in m or "demo" in m or m == "captcha" for m in imported), imported
     shutil.copy(DEJAVU, tmp_path / "DejaVuSans-Bold.ttf")
     shutil.copy(DEJAVU, tmp_path / "Other.ttf")
-    found = synth.fonts_in((str(tmp_path),), exclude=captcha_styles.FONT_FILES.values())
+    found = synth.fonts_in((str(tmp_path),), exclude=captcha_styles.held_out_font_files())
+    assert [f.path.rsplit("/", 1)[1] for f in found] == ["Other.ttf"]
+
+
+def test_a_held_out_family_is_left_out_whole(tmp_path, monkeypatch) -> None:
+    """The styles written after the base of 2026-11-24 keep every weight of their font family out
+    of pretraining, not only the file they draw with."""
+    import shutil
+
+    from scripts.bench import captcha_styles
+
+    family = tmp_path / "family"
+    family.mkdir()
+    for name in ("Fam-Bold.otf", "Fam-Regular.otf", "Fam-Italic.ttf"):
+        shutil.copy(DEJAVU, family / name)
+    shutil.copy(DEJAVU, tmp_path / "Other.ttf")
+    style = captcha_styles.HELD_OUT_FAMILIES[0]
+    monkeypatch.setitem(captcha_styles.FONT_FILES, style, str(family / "Fam-Bold.otf"))
+    found = synth.fonts_in((str(tmp_path),), exclude=captcha_styles.held_out_font_files())
     assert [f.path.rsplit("/", 1)[1] for f in found] == ["Other.ttf"]
 
 

@@ -35,7 +35,7 @@ FONT_DIRS = ("/usr/share/fonts",)
 EXCLUDED_FONTS = ("droid",)  # the captcha package's font: the benchmark style must stay unseen
 # Bumped whenever a seed stops drawing what it drew before: pretraining caches its generated set
 # under this number, so a changed generator never trains on a stale set.
-VERSION = 2
+VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -195,10 +195,13 @@ def _look(rng: random.Random) -> str | None:
 
 
 def _tile(ch: str, font: ImageFont.FreeTypeFont, colour, rng: random.Random,
-          look: str | None = None) -> Image.Image:
+          look: str | None = None, scale: tuple[float, float] | None = None) -> Image.Image:
     """One character on a transparent tile: maybe hollow or outlined, rotated, stretched.
 
     ``look``: the image's look for every glyph ('hollow', 'bold'); None draws one at random.
+    ``scale``: the image's stretch (x, y) shared by every glyph, each varying it by a few percent
+    (a line of text); None stretches each glyph its own way. Rotation is about the ink's centre,
+    which therefore stays where :func:`_ink_centre` says.
     """
     left, top, right, bottom = font.getbbox(ch)
     pad = 6
@@ -214,7 +217,10 @@ def _tile(ch: str, font: ImageFont.FreeTypeFont, colour, rng: random.Random,
                   stroke_fill=(*colour, 255))
     else:
         draw.text((pad - left, pad - top), ch, font=font, fill=(*colour, 255))
-    sx, sy = rng.uniform(0.75, 1.3), rng.uniform(0.85, 1.15)
+    if scale is None:
+        sx, sy = rng.uniform(0.75, 1.3), rng.uniform(0.85, 1.15)
+    else:
+        sx, sy = scale[0] * rng.uniform(0.95, 1.05), scale[1] * rng.uniform(0.97, 1.03)
     size = (max(1, int(tile.width * sx)), max(1, int(tile.height * sy)))
     tile = tile.resize(size, Image.Resampling.BICUBIC)
     max_rot = rng.choice((0, 8, 20, 30, 40))
@@ -224,13 +230,25 @@ def _tile(ch: str, font: ImageFont.FreeTypeFont, colour, rng: random.Random,
     return tile.crop(box) if box else tile
 
 
-def _lines(img: Image.Image, rng: random.Random, bg: int, text_colours: list) -> None:
-    """Interference: straight lines, polylines, arcs and sine curves, thin to thick."""
+def _ink_centre(font: ImageFont.FreeTypeFont, ch: str) -> float:
+    """Height of a glyph's ink centre below the top of the font's line (ascender), in pixels.
+
+    Where a glyph sits on the line is part of what it is: ``g`` hangs below the baseline where
+    ``9`` sits on it, ``b`` rises above ``6``, ``o`` is half the height of ``O``. Text drawn on a
+    baseline keeps those cues; glyphs centred one by one lose them.
+    """
+    _, top, _, bottom = font.getbbox(ch)
+    return (top + bottom) / 2
+
+
+def _lines(img: Image.Image, rng: random.Random, bg: int, text_colours: list, light: bool = False) -> None:
+    """Interference: straight lines, polylines, arcs and sine curves, thin to thick (``light``:
+    at most two, at most 2 px)."""
     w, h = img.size
     d = ImageDraw.Draw(img)
-    for _ in range(rng.choice((0, 0, 1, 1, 2, 3, 4, 6))):
+    for _ in range(rng.choice((0, 1, 1, 2) if light else (0, 0, 1, 1, 2, 3, 4, 6))):
         colour = rng.choice(text_colours) if rng.random() < 0.4 else _ink(rng, bg)
-        width = rng.choice((1, 1, 1, 2, 2, 3, 4))
+        width = rng.choice((1, 1, 2) if light else (1, 1, 1, 2, 2, 3, 4))
         kind = rng.random()
         if kind < 0.35:
             start = (rng.randint(0, w // 4), rng.randint(0, h))
@@ -250,10 +268,10 @@ def _lines(img: Image.Image, rng: random.Random, bg: int, text_colours: list) ->
             d.line(pts, fill=colour, width=width, joint="curve")
 
 
-def _dots(img: Image.Image, rng: random.Random, bg: int) -> None:
+def _dots(img: Image.Image, rng: random.Random, bg: int, light: bool = False) -> None:
     w, h = img.size
     d = ImageDraw.Draw(img)
-    n = rng.choice((0, 0, 20, 80, 200, 500)) * w * h // (160 * 60)
+    n = rng.choice((0, 0, 20, 80) if light else (0, 0, 20, 80, 200, 500)) * w * h // (160 * 60)
     big = rng.random() < 0.3
     for _ in range(n):
         x, y = rng.randrange(w), rng.randrange(h)
@@ -290,9 +308,18 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
     per_char = glyph_h * rng.uniform(0.5, 0.95)
     w = int(min(h * 6.5, max(h * 1.6, per_char * len(text) + rng.uniform(0.1, 0.8) * h)))
     img, bg = _background(rng, w, h)
-    if rng.random() < 0.3:
+    # Defences compound: with every one drawn independently most images stack several and many
+    # are past reading. A share are kept light (a few thin lines and specks, no blobs, no grain),
+    # the way many sites draw them, so fine differences between glyphs (g and 9, b and 6, o and
+    # O) are learned from images where they can be seen.
+    light = rng.random() < 0.3
+    if rng.random() < 0.3 and not light:
         _lines(img, rng, bg, [_ink(rng, bg)])  # lines under the text as well as over it
-    size = max(8, int(glyph_h))
+    # Most generators draw a line of text: every glyph on one baseline, stretched alike (its
+    # ascenders and descenders need room). The rest place and stretch each glyph on its own,
+    # centred in the image.
+    on_line = rng.random() < 0.55
+    size = max(8, int(glyph_h * (0.85 if on_line else 1.0)))
     pil_font = _truetype(font.path, size)
     palette = rng.random()
     base = _ink(rng, bg)
@@ -303,7 +330,9 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
     else:  # many-coloured glyphs, often no darker than the colour noise around them
         colours = [_vivid(rng) for _ in text]
     look = _look(rng)
-    tiles = [_tile(c, pil_font, col, rng, look) for c, col in zip(text, colours, strict=True)]
+    scale = (rng.uniform(0.7, 1.3), rng.uniform(0.85, 1.15)) if on_line else None
+    tiles = [_tile(c, pil_font, col, rng, look, scale) for c, col in zip(text, colours, strict=True)]
+    centres = [_ink_centre(pil_font, c) * (scale[1] if scale else 1.0) for c in text]
     gap = rng.uniform(-0.3, 0.25) * size
     total = sum(t.width for t in tiles) + gap * (len(tiles) - 1)
     margin = rng.uniform(0.02, 0.12) * w
@@ -319,14 +348,24 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
     # sometimes the glyphs ride a curve (an arc or a wave) instead of a straight line
     curve = rng.choice((0.0, 0.0, 0.0, rng.uniform(0.1, 0.3)))
     phase, periods = rng.uniform(0, 6.3), rng.choice((0.5, 1.0))
+    if on_line:  # the line's ink centred in the image, give or take; each glyph a little off it
+        ascent, descent = pil_font.getmetrics()
+        line_h = (ascent + descent) * (scale[1] if scale else 1.0)
+        top = (h - line_h) / 2 + rng.uniform(-0.1, 0.1) * h
+        jitter = rng.choice((0.0, 0.02, 0.05, 0.08))
     for i, t in enumerate(tiles):
         room = max(0, h - t.height)
-        y = room / 2 + rng.uniform(-jitter, jitter) * room
+        if on_line:
+            y = top + centres[i] - t.height / 2 + rng.uniform(-jitter, jitter) * h
+            low, high = -0.1 * t.height, room + 0.1 * t.height  # a glyph may touch the edge, barely
+        else:
+            y = room / 2 + rng.uniform(-jitter, jitter) * room
+            low, high = 0, room
         if curve:
             y += curve * h * math.sin(phase + 2 * math.pi * periods * i / max(1, len(tiles) - 1))
-        img.paste(t, (int(x), min(max(0, int(y)), room)), t)
+        img.paste(t, (int(x), int(min(max(low, y), high))), t)
         x += t.width + gap
-    if rng.random() < 0.15:  # coloured blobs and short strokes over the text
+    if rng.random() < 0.15 and not light:  # coloured blobs and short strokes over the text
         d = ImageDraw.Draw(img)
         for _ in range(rng.randint(2, 8)):
             cx, cy, r = rng.randrange(w), rng.randrange(h), rng.randint(2, max(3, h // 6))
@@ -335,17 +374,19 @@ def render(text: str, font: Font, rng: random.Random) -> np.ndarray:
             else:
                 d.line([(cx, cy), (cx + rng.randint(-w // 6, w // 6), cy + rng.randint(-h // 4, h // 4))],
                        fill=_vivid(rng), width=rng.randint(1, 3))
-    _lines(img, rng, bg, colours)
-    _dots(img, rng, bg)
+    _lines(img, rng, bg, colours, light)
+    _dots(img, rng, bg, light)
     arr = np.asarray(img)[:, :, ::-1].copy()  # RGB -> BGR, like decode_image
     if rng.random() < 0.45:
         arr = _warp(arr, rng)
+        if rng.random() < 0.3:  # two distortions at once (crossing waves, a wave and a field)
+            arr = _warp(arr, rng)
     if rng.random() < 0.3:
         arr = cv2.GaussianBlur(arr, (0, 0), rng.uniform(0.4, 1.1))
-    if rng.random() < 0.15:
+    if rng.random() < 0.15 and not light:
         noise = np.random.default_rng(rng.getrandbits(32)).normal(0, rng.uniform(5, 25), arr.shape)
         arr = np.clip(arr + noise, 0, 255).astype(np.uint8)
-    if rng.random() < 0.1:  # low resolution: shrink and blow up again
+    if rng.random() < 0.1 and not light:  # low resolution: shrink and blow up again
         f = rng.uniform(0.4, 0.7)
         small = cv2.resize(arr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         arr = cv2.resize(small, (arr.shape[1], arr.shape[0]), interpolation=cv2.INTER_LINEAR)

@@ -51,6 +51,22 @@ FONT_FILES = {
 }
 
 
+
+
+def held_out_font_files() -> list[str]:
+    """Every font file pretraining must leave out: the styles' own, and every other weight of the
+    families whose every file is held out (those of the styles written after the base of
+    2026-11-24: no weight of them was ever trained on)."""
+    files = list(FONT_FILES.values())
+    for name in HELD_OUT_FAMILIES:
+        family = Path(FONT_FILES[name]).parent
+        files += [str(p) for p in family.glob("*") if p.suffix.lower() in (".ttf", ".otf")]
+    return files
+
+
+# Styles whose whole font family, not only the file they draw with, stays out of pretraining.
+HELD_OUT_FAMILIES = ("ticket", "bubble")
+
 # The Debian package each style's font comes from (DejaVu and Liberation come with the machine).
 FONT_PACKAGES = {"lined": "fonts-dejavu-core", "confetti": "fonts-liberation", "arc": "fonts-liberation",
                  "hollow": "fonts-dejavu-core", "wave": "fonts-liberation", "grain": "fonts-dejavu-extra",
