@@ -40,6 +40,9 @@ def test_a_grown_network_reads_like_the_one_it_grew_from() -> None:
     assert a.shape == b.shape
     assert (a.argmax(1) == b.argmax(1)).float().mean() > 0.99
     assert torch.allclose(a, b, atol=1e-2 * float(a.abs().max()))
+    # blocks without pooling run in the numpy solver as in torch
+    solver = ctc_train.to_numpy(new, synth.BASE_CHARSET, 0, DEEPER)
+    assert np.abs(solver.logits(x[0, 0].numpy()) - b[0].T.numpy()).max() < 1e-3
 
 
 def test_growing_into_an_architecture_that_drops_a_trained_block_is_refused() -> None:
