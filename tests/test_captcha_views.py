@@ -17,7 +17,13 @@ from browsercrawl.captcha.profile import BUILTIN_BASE, Profile, base_profile
 from browsercrawl.captcha.recognise import Priors
 from browsercrawl.captcha.samples import load_labelled_folder
 from browsercrawl.captcha.train import evaluate, load_samples
-from browsercrawl.captcha.views import MIN_IMAGES, choose_view, choose_view_by_labels, fit_profile
+from browsercrawl.captcha.views import (
+    MIN_IMAGES,
+    VIEW_MARGIN,
+    choose_view,
+    choose_view_by_labels,
+    fit_profile,
+)
 from browsercrawl.errors import UserError
 from scripts.bench import captcha_styles as styles
 
@@ -43,7 +49,8 @@ def images(folder: Path) -> list:
 
 def test_the_site_images_choose_the_view(sets) -> None:
     hollow = choose_view(base_profile(**styles.profile_facts("hollow")).build(), images(sets["hollow"]))
-    assert hollow.view == "close_hairlines" and hollow.median_gain["close_hairlines"] > 0.05, hollow
+    assert hollow.view == "close_hairlines", hollow
+    assert hollow.median_gain["close_hairlines"] > 2 * VIEW_MARGIN, hollow
     arc = choose_view(base_profile(**styles.profile_facts("arc")).build(), images(sets["arc"]))
     assert arc.view == "grayscale" and arc.median_gain["close_hairlines"] < 0, arc
     assert arc.n == 60 and "60 images" in arc.describe()
@@ -56,7 +63,7 @@ def test_a_fitted_base_reads_the_hatched_style_better(sets) -> None:
     test = load_samples(load_labelled_folder(sets["hollow"].with_name("hollow-test")))
     before = evaluate(base.build(), base.steps, test, base.priors)
     after = evaluate(fitted.build(), fitted.steps, test, fitted.priors)
-    assert after.exact >= before.exact + 0.15, (before.exact, after.exact)
+    assert after.exact >= before.exact + 0.1, (before.exact, after.exact)
 
 
 def test_too_few_images_and_a_recogniser_without_views_are_refused(sets) -> None:
@@ -114,7 +121,7 @@ def test_the_labels_choose_the_training_view(sets) -> None:
 
     confetti = choice("confetti")
     assert confetti.view == "max_channel", confetti
-    assert confetti.exact["max_channel"] > confetti.exact["grayscale"] + 0.08, confetti
+    assert confetti.exact["max_channel"] > confetti.exact["grayscale"] + 0.04, confetti
     assert "read only in max_channel" in confetti.describe()
     assert choice("hollow").view == "close_hairlines"
     arc = choice("arc")
