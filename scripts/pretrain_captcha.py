@@ -140,6 +140,16 @@ def average_models(a: Path, b: Path, out: Path, note: str | None = None) -> None
     write_model(out, meta, mean)
 
 
+def network_arch(arch_json: str | None, init_meta: dict | None) -> ctc.Arch:
+    """The architecture to train: ``--arch`` if given, else the ``--init`` model's own (continuing
+    a trained network keeps its size; only an explicit ``--arch`` grows it), else the default."""
+    if arch_json:
+        return ctc.Arch.from_json(json.loads(arch_json))
+    if init_meta is not None:
+        return ctc.Arch.from_json(init_meta["arch"])
+    return ctc.DEFAULT_ARCH
+
+
 def grow(torch, net, new_arch: ctc.Arch, old_params: dict[str, np.ndarray], old_arch: ctc.Arch,
          from_charset: str, charset: str, probe) -> list[str]:
     """Start a deeper network from a trained one; returns the blocks that start as identities.
@@ -223,8 +233,8 @@ def main() -> int:
     ap.add_argument("--log-every", type=int, default=100)
     ap.add_argument("--init", type=Path, help="continue from this model file")
     ap.add_argument("--arch", default=None,
-                    help="the network's architecture as JSON (ctc.Arch); with --init of a smaller one, the "
-                         "network is grown from it (see grow())")
+                    help="the network's architecture as JSON (ctc.Arch; default: --init's own); with "
+                         "--init of a smaller one, the network is grown from it (see grow())")
     ap.add_argument("--average", type=Path, nargs=2, metavar=("A", "B"),
                     help="write the mean of two models of one architecture to --out and stop (no training)")
     ap.add_argument("--note", default=None, help="with --average: the history line kept in the model's meta")
@@ -265,10 +275,11 @@ def main() -> int:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    arch = ctc.Arch.from_json(json.loads(args.arch)) if args.arch else ctc.DEFAULT_ARCH
+    init = read_model(args.init) if args.init else None
+    arch = network_arch(args.arch, init[0] if init else None)
     net = ctc_train.build_net(arch, len(charset) + 1)
-    if args.init:
-        meta, arrays = read_model(args.init)
+    if init:
+        meta, arrays = init
         old_arch = ctc.Arch.from_json(meta["arch"])
         if old_arch == arch:
             ctc_train.init_state(net, ctc.split_params(arrays), meta["charset"], charset)

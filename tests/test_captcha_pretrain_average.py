@@ -1,4 +1,4 @@
-"""scripts/pretrain_captcha.py --average: the shipped base is the mean of two checkpoints."""
+"""scripts/pretrain_captcha.py --average: the mean of two checkpoints (how the 2026-11-23 base was made)."""
 
 from __future__ import annotations
 

@@ -3,10 +3,13 @@ before any training, what the trained one computed."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from browsercrawl.captcha import ctc, ctc_train, synth
+from browsercrawl.captcha.profile import read_model
 from scripts import pretrain_captcha
 
 torch = pytest.importorskip("torch")
@@ -60,3 +63,10 @@ def test_growing_into_an_architecture_that_drops_a_trained_block_is_refused() ->
     with pytest.raises(SystemExit, match="neither in the old network nor an identity"):
         pretrain_captcha.grow(torch, net, shallower, params, SMALLER, synth.BASE_CHARSET, synth.BASE_CHARSET,
                               lambda: torch.from_numpy(_inputs()))
+
+
+def test_continuing_a_trained_network_keeps_its_size_unless_told_to_grow() -> None:
+    meta, _ = read_model(ctc.BASE_MODEL)
+    assert pretrain_captcha.network_arch(None, meta) == ctc.Arch.from_json(meta["arch"])
+    assert pretrain_captcha.network_arch(None, None) == ctc.DEFAULT_ARCH
+    assert pretrain_captcha.network_arch(json.dumps(DEEPER.to_json()), {"arch": SMALLER.to_json()}) == DEEPER
