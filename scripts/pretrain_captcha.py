@@ -144,7 +144,12 @@ def network_arch(arch_json: str | None, init_meta: dict | None) -> ctc.Arch:
     """The architecture to train: ``--arch`` if given, else the ``--init`` model's own (continuing
     a trained network keeps its size; only an explicit ``--arch`` grows it), else the default."""
     if arch_json:
-        return ctc.Arch.from_json(json.loads(arch_json))
+        try:
+            return ctc.Arch.from_json(json.loads(arch_json))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"pretrain_captcha: --arch is not an architecture ({type(exc).__name__}: "
+                             f'{exc}); expected JSON like {{"convs": [[32, [2, 2]], ...], "seq": [128], '
+                             '"k": 3, "input_h": 48}') from None
     if init_meta is not None:
         return ctc.Arch.from_json(init_meta["arch"])
     return ctc.DEFAULT_ARCH
@@ -246,6 +251,14 @@ def main() -> int:
     torch = ctc_train.import_torch()
 
     from browsercrawl.captcha.profile import read_model
+    from browsercrawl.errors import UserError
+
+    # Bad input fails here, before minutes of image generation.
+    try:
+        init = read_model(args.init) if args.init else None
+    except UserError as exc:
+        raise SystemExit(f"pretrain_captcha: --init: {exc}") from None
+    arch = network_arch(args.arch, init[0] if init else None)
 
     fonts = synth.fonts_in(exclude=held_out_font_files())  # the benchmark styles' fonts stay unseen
     if len(fonts) < 5:
@@ -275,8 +288,6 @@ def main() -> int:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    init = read_model(args.init) if args.init else None
-    arch = network_arch(args.arch, init[0] if init else None)
     net = ctc_train.build_net(arch, len(charset) + 1)
     if init:
         meta, arrays = init

@@ -4,6 +4,9 @@ before any training, what the trained one computed."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +16,7 @@ from browsercrawl.captcha.profile import read_model
 from scripts import pretrain_captcha
 
 torch = pytest.importorskip("torch")
+ROOT = Path(__file__).resolve().parents[1]
 
 SMALLER = ctc.Arch(convs=((32, (2, 2)), (64, (2, 2)), (96, (2, 1)), (128, (2, 1))), seq=(128,))
 DEEPER = ctc.Arch(convs=((32, (2, 2)), (64, (2, 2)), (96, (2, 1)), (96, (1, 1)), (128, (2, 1)),
@@ -70,3 +74,20 @@ def test_continuing_a_trained_network_keeps_its_size_unless_told_to_grow() -> No
     assert pretrain_captcha.network_arch(None, meta) == ctc.Arch.from_json(meta["arch"])
     assert pretrain_captcha.network_arch(None, None) == ctc.DEFAULT_ARCH
     assert pretrain_captcha.network_arch(json.dumps(DEEPER.to_json()), {"arch": SMALLER.to_json()}) == DEEPER
+
+
+@pytest.mark.parametrize("bad", ["{convs: 1}", '{"convs": [[32, [2, 2]]], "seq": [128]}', '{"convs": 5}'])
+def test_an_arch_that_is_not_one_is_a_one_line_error(bad: str) -> None:
+    with pytest.raises(SystemExit, match=r"^pretrain_captcha: --arch is not an architecture .*\n?$"):
+        pretrain_captcha.network_arch(bad, None)
+
+
+@pytest.mark.parametrize("args", [["--arch", "{bad"], ["--init", "/nonexistent/base.npz"]])
+def test_bad_arch_or_init_stops_in_one_line_before_generating_images(args: list[str], tmp_path) -> None:
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "pretrain_captcha.py"), *args,
+                        "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "m.npz")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.strip().startswith("pretrain_captcha: --"), r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (tmp_path / "cache").exists()
