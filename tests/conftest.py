@@ -90,14 +90,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 # The files that take longest, longest first (summed test durations, measured with --durations on
-# a loaded machine). Workers take whole files in collection order (--dist loadfile), so a long file
-# collected last would run alone at the end while the other workers sit idle; started first, the
-# short files fill in around it. A stale list costs only time, never a result.
+# a loaded machine). Workers take whole files in collection order (--dist loadfile with
+# --no-loadscope-reorder: xdist's own order, by number of tests, put the one-test demo run last,
+# where it ran alone for five minutes while the other workers sat idle); started first, the short
+# files fill in around them. A stale list costs only time, never a result.
 SLOW_FILES = (
-    "test_captcha_cli.py", "test_session_detection.py", "test_demo_run.py", "test_session_crawl.py",
-    "test_discover.py", "test_engine_crawl.py", "test_api_shortcut.py", "test_engine_settle.py",
-    "reliability/test_bad_input.py", "reliability/test_kill.py", "test_captcha_recognise.py",
-    "test_distributed.py", "test_captcha_browser.py", "test_session_login.py",
+    "test_captcha_cli.py", "test_captcha_views.py", "test_demo_run.py", "test_session_crawl.py",
+    "test_session_detection.py", "test_discover.py", "test_engine_crawl.py", "test_engine_settle.py",
+    "test_api_shortcut.py", "reliability/test_crawl_guards.py", "reliability/test_kill.py",
+    "test_distributed.py", "test_captcha_self_train.py", "test_session_login.py",
+    "reliability/test_bad_input.py", "test_search.py",
 )
 
 
