@@ -19,7 +19,7 @@ def test_demo_command_finds_everything_and_changes_nothing(tmp_path):
     res = subprocess.run(
         [sys.executable, "-m", "browsercrawl", "demo", "--out", str(out), "--members", "20",
          "--relogin-every", "60"],
-        capture_output=True, text=True, timeout=1400,  # under the guard: its stderr is shown
+        capture_output=True, text=True, timeout=1400,  # under the guard: ends as this command timing out
     )
     assert res.returncode == 0, res.stderr[-2000:]
     assert "found / expected" in res.stdout
