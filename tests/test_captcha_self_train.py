@@ -9,13 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from browsercrawl.captcha import preprocess
 from browsercrawl.captcha.profile import base_profile, read_model
+from browsercrawl.captcha.recognise import Priors
 from browsercrawl.captcha.samples import load_labelled_folder
-from browsercrawl.captcha.self_train import in_stored_case, self_train_to_file
-from browsercrawl.captcha.sure import character_thresholds, in_charset, sure_answers
+from browsercrawl.captcha.self_train import in_stored_case, self_train_to_file, trained_char_weights
+from browsercrawl.captcha.sure import character_thresholds, in_charset, perturbed, steady, sure_answers
 from browsercrawl.captcha.views import fit_profile
 from browsercrawl.errors import UserError
 from scripts.bench import captcha_styles as styles
@@ -76,7 +78,7 @@ def test_sure_answers_are_right_more_often_than_the_rest(folder) -> None:
     truth = pairs(folder)
     fitted, _ = fit_profile(base_profile(**styles.profile_facts(STYLE)), [img for img, _ in truth])
     rec, imgs = fitted.build(), [img for img, _ in truth]
-    everything = sure_answers(rec, fitted.steps, fitted.priors, imgs, 0.0)
+    everything = sure_answers(rec, fitted.steps, fitted.priors, imgs, 0.0, check_steady=False)
     sure = sure_answers(rec, fitted.steps, fitted.priors, imgs, 0.8)
     label_of = {id(img): lab for img, lab in truth}
 
@@ -91,17 +93,61 @@ def test_sure_answers_are_right_more_often_than_the_rest(folder) -> None:
     assert f"{sure.at_threshold} read with confidence >= 0.8" in sure.describe()
 
 
+class ReadsBySize:
+    """A reader whose answer hangs on the glyphs' size in the frame it reads (the image's
+    proportions): ``9`` in the proportions it was drawn in, ``g`` in any other (the way a network
+    misreads a glyph by its height against the line rather than by its strokes)."""
+
+    def recognise(self, gray: np.ndarray) -> tuple[str, float]:
+        return ("a9" if 2.4 <= gray.shape[1] / gray.shape[0] <= 2.6 else "ag"), 0.99
+
+
+class ReadsByShape:
+    """A reader whose answer hangs only on the ink's shape (here: always the same)."""
+
+    def recognise(self, gray: np.ndarray) -> tuple[str, float]:
+        return "a9", 0.99
+
+
+def test_an_answer_that_changes_with_a_margin_or_a_stretch_is_not_sure() -> None:
+    """Confident is not enough: an image whose reading changes when given a margin or stretched
+    is left out; one read the same in every copy is kept."""
+    img = np.full((40, 100), 255, np.uint8)
+    img[18:22, 10:90] = 0
+    assert [c.shape for c in perturbed(img)] == [(52, 100), (40, 112), (40, 90)]
+    pri = Priors("a9g", 2, 2, "lower")
+    assert ReadsBySize().recognise(img)[0] == "a9"
+    assert not steady(ReadsBySize(), pri, img, "a9")
+    assert steady(ReadsByShape(), pri, img, "a9")
+    colour = np.dstack([img] * 3)
+    by_place = sure_answers(ReadsBySize(), [], pri, [colour, colour], 0.9)
+    assert by_place.samples == [] and by_place.unsteady == 2
+    assert "2 of those left out, read otherwise given a margin or stretched" in by_place.describe()
+    unchecked = sure_answers(ReadsBySize(), [], pri, [colour], 0.9, check_steady=False)
+    assert [t for _, t in unchecked.samples] == ["a9"] and unchecked.unsteady == 0
+    by_shape = sure_answers(ReadsByShape(), [], pri, [colour], 0.9)
+    assert [t for _, t in by_shape.samples] == ["a9"] and "left out" not in by_shape.describe()
+
+
 def test_self_training_writes_a_model_that_says_what_it_trained_on(folder, tmp_path) -> None:
     said: list[str] = []
     images = [img for img, _ in pairs(folder)]
     prof = self_train_to_file(base_profile(**styles.profile_facts(STYLE)), images, tmp_path / "m.npz",
                               said.append, min_confidence=0.5, max_steps=2, threads=1)
-    meta, _ = read_model(tmp_path / "m.npz")
+    meta, arrays = read_model(tmp_path / "m.npz")
     st = meta["training"]["self_trained"]
     assert st["images"] == 80 and 0 < st["sure"] <= 80 and st["min_confidence"] == 0.5
     assert prof.steps == [{"step": st["view"]}] and meta["profile"]["steps"] == prof.steps
     assert prof.case == "lower" and meta["training"]["planned"] == 2
     assert any(line.startswith("self-labelled: ") for line in said), said
+    # the site draws its characters equally often: the trained network's own lean is weighed out
+    weights = meta["profile"]["recogniser"]["char_weights"]
+    assert set(weights) == set(styles.style_charset(STYLE)) and prof.recogniser["char_weights"] == weights
+    assert any(line.startswith("character weights of the trained network: ") and "skew" in line
+               for line in said), said
+    insensitive = Priors("abc", 4, 5, "insensitive")
+    assert trained_char_weights(meta, arrays, insensitive, prof.steps, images) == \
+        "none: a case-insensitive site: how often each case is drawn is unknown"
 
 
 def test_too_few_sure_answers_are_refused(folder, tmp_path) -> None:
