@@ -120,9 +120,9 @@ def test_an_answer_that_changes_with_a_margin_or_a_stretch_is_not_sure() -> None
     assert not steady(ReadsBySize(), pri, img, "a9")
     assert steady(ReadsByShape(), pri, img, "a9")
     colour = np.dstack([img] * 3)
-    by_place = sure_answers(ReadsBySize(), [], pri, [colour, colour], 0.9)
-    assert by_place.samples == [] and by_place.unsteady == 2
-    assert "2 of those left out, read otherwise given a margin or stretched" in by_place.describe()
+    by_size = sure_answers(ReadsBySize(), [], pri, [colour, colour], 0.9)
+    assert by_size.samples == [] and by_size.unsteady == 2
+    assert "2 of those left out, read otherwise given a margin or stretched" in by_size.describe()
     unchecked = sure_answers(ReadsBySize(), [], pri, [colour], 0.9, check_steady=False)
     assert [t for _, t in unchecked.samples] == ["a9"] and unchecked.unsteady == 0
     by_shape = sure_answers(ReadsByShape(), [], pri, [colour], 0.9)
