@@ -66,6 +66,30 @@ def test_a_fitted_base_reads_the_hatched_style_better(sets) -> None:
     assert after.exact >= before.exact + 0.1, (before.exact, after.exact)
 
 
+def test_glyphs_of_many_colours_over_pale_shapes_are_read_in_the_brightest_channel(tmp_path) -> None:
+    """The brightest channel fades pale rings and discs that luminance leaves as dark as a glyph:
+    the site's unlabelled images choose it, and the fitted base reads the site better there."""
+    facts = styles.profile_facts("bubble")
+    styles.generate("bubble", tmp_path / "site", 150, seed=31)
+    site = images(tmp_path / "site")
+    base = base_profile(**facts)
+    fitted, choice = fit_profile(base, site)
+    assert choice.view == "max_channel" and choice.median_gain["max_channel"] > 2 * VIEW_MARGIN, choice
+    assert fitted.recogniser["views"] == ["max_channel"]
+    styles.generate("bubble", tmp_path / "test", 100, seed=32)
+    test = load_samples(load_labelled_folder(tmp_path / "test"))
+    before = evaluate(base.build(), base.steps, test, base.priors)
+    after = evaluate(fitted.build(), fitted.steps, test, fitted.priors)
+    assert after.exact > before.exact, (before.exact, after.exact)
+
+
+def test_grayscale_images_are_not_read_in_colour_views(sets) -> None:
+    """Of a grayscale image a colour view is the image itself: no read is spent on it."""
+    gray = [preprocess.grayscale(img) for img in images(sets["arc"])]
+    got = choose_view(base_profile(**styles.profile_facts("arc")).build(), gray)
+    assert set(got.median_gain) == {"grayscale", "close_hairlines"}, got
+
+
 def test_too_few_images_and_a_recogniser_without_views_are_refused(sets) -> None:
     with pytest.raises(UserError, match=f"at least {MIN_IMAGES}"):
         choose_view(base_profile().build(), images(sets["arc"])[:5])
@@ -182,8 +206,8 @@ def test_captcha_train_trains_in_the_chosen_view(sets, tmp_path) -> None:
 
 
 def test_tune_reads_the_base_in_the_view_the_labels_choose(sets, tmp_path) -> None:
-    """With labels, tune's untrained base candidate is read in the labels' view, not only the two
-    its confidence chooses between."""
+    """With labels, tune's untrained base candidate is read in the labels' view, not in the one
+    its confidence would choose."""
     from browsercrawl.captcha.train import tune
 
     said: list[str] = []
