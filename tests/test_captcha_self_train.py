@@ -147,7 +147,7 @@ def test_self_training_writes_a_model_that_says_what_it_trained_on(folder, tmp_p
                for line in said), said
     insensitive = Priors("abc", 4, 5, "insensitive")
     assert trained_char_weights(meta, arrays, insensitive, prof.steps, images) == \
-        "none: a case-insensitive site: how often each case is drawn is unknown"
+        "a case-insensitive site: how often each case is drawn is unknown"
 
 
 def test_too_few_sure_answers_are_refused(folder, tmp_path) -> None:

@@ -114,7 +114,7 @@ def self_train_to_file(
     spec: dict = {"kind": "ctc", "model": out.name}
     weights = trained_char_weights(meta, arrays, priors, steps, images)
     if log:
-        said = weights.describe() if isinstance(weights, site_prior.CharWeights) else weights
+        said = weights.describe() if isinstance(weights, site_prior.CharWeights) else f"none: {weights}"
         log(f"character weights of the trained network: {said}")
     if isinstance(weights, site_prior.CharWeights):
         spec["char_weights"] = weights.weights
@@ -126,11 +126,6 @@ def trained_char_weights(meta: dict, arrays: dict[str, np.ndarray], priors: Prio
                          images: list[np.ndarray]) -> site_prior.CharWeights | str:
     """The character weights (:mod:`site_prior`) of the network trained on its own answers,
     fitted on the images it was trained from; or why none can be fitted here."""
-    mean_len = (priors.min_len + priors.max_len) / 2
-    why = site_prior.why_not(priors.case, priors.allowed(), len(images), mean_len)
-    if why is not None:
-        return f"none: {why}"
     rec = model_recogniser(meta, arrays, priors)
     assert isinstance(rec, CtcRecogniser)
-    grays = [preprocess.apply(img, steps) for img in images]
-    return site_prior.fit_to_images(rec.net, grays, priors.allowed(), priors.min_len, priors.max_len)
+    return site_prior.fit_for_site(rec.net, [preprocess.apply(img, steps) for img in images], priors)

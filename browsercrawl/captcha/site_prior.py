@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from browsercrawl.captcha import ctc
+from browsercrawl.captcha.recognise import Priors
 
 ROUNDS = 8
 STEP = 0.5  # exponent of each round's correction: half-way there in log terms, so it settles
@@ -102,3 +103,14 @@ def fit_to_images(net: ctc.CtcNet, grays: list[np.ndarray], allowed: str, min_le
         prob, charset = net.probabilities(net.input_for(g), allowed)
         columns.append(prob)
     return fit(columns, charset, lambda p: ctc.decode(p, charset, min_len, max_len)[0])
+
+
+def fit_for_site(net: ctc.CtcNet, grays: list[np.ndarray], priors: Priors) -> CharWeights | str:
+    """Weights for the site ``priors`` describe, fitted to its images read in the network's view
+    (:func:`fit_to_images`); or, where none can be fitted, why (:func:`why_not`). CPU work: call
+    it from a thread in async code."""
+    allowed = priors.allowed()
+    why = why_not(priors.case, allowed, len(grays), (priors.min_len + priors.max_len) / 2)
+    if why is not None:
+        return why
+    return fit_to_images(net, grays, allowed, priors.min_len, priors.max_len)

@@ -183,12 +183,12 @@ def fit_profile(profile: Profile, images: list[np.ndarray], where: str = "profil
         model = str(((profile.base_dir or Path(".")) / model).resolve())
     fitted.recogniser = {k: v for k, v in rec.items() if k != "char_weights"}
     fitted.recogniser.update(model=model, views=[choice.view])
-    pri = built.priors
-    choice.weights_skipped = site_prior.why_not(pri.case, pri.allowed(), len(inputs),
-                                                (pri.min_len + pri.max_len) / 2)
-    if choice.weights_skipped is None:
-        grays = [built.view_of(g, choice.view) for g in inputs]
-        choice.weights = site_prior.fit_to_images(built.net, grays, pri.allowed(), pri.min_len, pri.max_len)
-        fitted.recogniser["char_weights"] = choice.weights.weights
+    grays = [built.view_of(g, choice.view) for g in inputs]
+    weights = site_prior.fit_for_site(built.net, grays, built.priors)
+    if isinstance(weights, site_prior.CharWeights):
+        choice.weights = weights
+        fitted.recogniser["char_weights"] = weights.weights
+    else:
+        choice.weights_skipped = weights
     fitted.base_dir = None
     return fitted, choice
