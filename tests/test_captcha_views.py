@@ -84,10 +84,14 @@ def test_glyphs_of_many_colours_over_pale_shapes_are_read_in_the_brightest_chann
 
 
 def test_grayscale_images_are_not_read_in_colour_views(sets) -> None:
-    """Of a grayscale image a colour view is the image itself: no read is spent on it."""
+    """Of a grayscale image a colour view is the image itself, whether it is stored in one channel
+    or in three equal ones: no read is spent on it."""
+    rec = base_profile(**styles.profile_facts("arc")).build()
     gray = [preprocess.grayscale(img) for img in images(sets["arc"])]
-    got = choose_view(base_profile(**styles.profile_facts("arc")).build(), gray)
-    assert set(got.median_gain) == {"grayscale", "close_hairlines"}, got
+    for site in (gray, [np.dstack([g, g, g]) for g in gray]):
+        got = choose_view(rec, site)
+        assert set(got.median_gain) == {"grayscale", "close_hairlines"}, got
+    assert "max_channel" in choose_view(rec, images(sets["arc"])).median_gain
 
 
 def test_too_few_images_and_a_recogniser_without_views_are_refused(sets) -> None:

@@ -46,10 +46,16 @@ VIEW_MARGIN = 0.005  # median gain in confidence a view needs over the first can
 MIN_IMAGES = 20  # fewer, and the choice is a coin toss on every style but the clearest
 
 
+def _in_colour(img: np.ndarray) -> bool:
+    """Whether the image holds colour: grayscale, and gray stored in three equal channels (as many
+    sites save it), do not."""
+    return img.ndim == 3 and bool((img != img[..., :1]).any())
+
+
 def _for_images(candidates: tuple[str, ...], images: list[np.ndarray]) -> tuple[str, ...]:
     """The candidates worth reading these images in: of grayscale images a colour view is the
     image itself, so only the first candidate and the views that change shapes."""
-    if any(img.ndim == 3 for img in images):
+    if any(_in_colour(img) for img in images):
         return candidates
     return tuple(v for v in candidates if v == candidates[0] or v in SHAPE_VIEWS)
 
